@@ -1,0 +1,55 @@
+# The two commands: `make demo` and `make test`. Both install what is missing first.
+DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson-dev \
+        libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev
+# Tools some tests drive; each test skips cleanly when its tool is absent.
+TEST_TOOLS := openssl
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?= -DJOBSET_WERROR=ON
+
+.PHONY: all deps build demo test test-asan bench clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEPS) $(TEST_TOOLS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "Missing packages. Run:"; \
+	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo '$$ kubectl-jobset lint examples/'
+	@$(BUILD)/kubectl-jobset lint examples/ || true
+	@echo
+	@echo '$$ kubectl-jobset lint -o json examples/broken/restart-job-without-gate.yaml'
+	@$(BUILD)/kubectl-jobset lint -o json examples/broken/restart-job-without-gate.yaml || true
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) test-asan
+
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJOBSET_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target jobset_tests kubectl-jobset
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

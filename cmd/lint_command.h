@@ -1,0 +1,30 @@
+// `kubectl jobset lint`: flags in, findings and an exit status out.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace jobset {
+
+/// The flags of `lint`, as parsed from the command line.
+struct LintFlags {
+  std::vector<std::string> paths;
+  bool recursive = false;
+  std::string output = "text";    ///< text | json | sarif | github
+  std::string feature_gates;      ///< "RestartJob=true,..."
+  std::string fail_on = "error";  ///< error | warning
+  std::string crd;                ///< A CRD file whose schema replaces the built-in one.
+  std::string color = "auto";     ///< auto | always | never
+  bool list_rules = false;
+  int jobs = 0;  ///< Threads; 0 = one per core.
+};
+
+/// Runs lint and returns the exit status: 0 clean, 1 findings at or above --fail-on, 2 usage
+/// error or an unreadable path (message on `err`).
+int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err);
+
+/// Whether to colour output: --color, then NO_COLOR, then whether stdout is a terminal.
+bool UseColor(const std::string& color_flag);
+
+}  // namespace jobset

@@ -1,0 +1,199 @@
+#include "cmd/report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "validation/embedded.h"
+#include "validation/rule_registry.h"
+
+namespace jobset {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* Plural(int n, const char* one, const char* many) { return n == 1 ? one : many; }
+
+std::string SummaryLine(const Summary& s) {
+  std::string line = std::to_string(s.errors) + Plural(s.errors, " error", " errors") + ", " +
+                     std::to_string(s.warnings) + Plural(s.warnings, " warning", " warnings");
+  if (s.infos) line += ", " + std::to_string(s.infos) + " info";
+  line += " in " + std::to_string(s.files) + Plural(s.files, " file", " files") + " (" +
+          std::to_string(s.objects) + Plural(s.objects, " object", " objects") + " checked, " +
+          std::to_string(s.skipped) + " skipped)";
+  return line;
+}
+
+json FindingJson(const Finding& f) {
+  json j;
+  j["file"] = f.file;
+  j["line"] = f.mark.line;
+  j["column"] = f.mark.column;
+  j["document"] = f.document;
+  j["apiVersion"] = f.api_version;
+  j["kind"] = f.kind;
+  j["name"] = f.name;
+  j["rule"] = f.rule;
+  j["severity"] = SeverityName(f.severity);
+  j["field"] = f.field;
+  j["message"] = f.message;
+  if (!f.note.empty()) j["note"] = f.note;
+  return j;
+}
+
+std::string SarifLevel(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "note";
+  }
+  return "error";
+}
+
+// GitHub workflow command escaping: data escapes %, CR, LF; properties also ':' and ','.
+std::string GithubEscape(const std::string& s, bool property) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%')
+      out += "%25";
+    else if (c == '\r')
+      out += "%0D";
+    else if (c == '\n')
+      out += "%0A";
+    else if (property && c == ':')
+      out += "%3A";
+    else if (property && c == ',')
+      out += "%2C";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Summary Summarize(const std::vector<FileResult>& results) {
+  Summary s;
+  for (const FileResult& r : results) {
+    ++s.files;
+    s.objects += r.objects;
+    s.skipped += r.skipped;
+    for (const Finding& f : r.findings) {
+      if (f.severity == Severity::kError)
+        ++s.errors;
+      else if (f.severity == Severity::kWarning)
+        ++s.warnings;
+      else
+        ++s.infos;
+    }
+  }
+  return s;
+}
+
+std::string RenderText(const std::vector<FileResult>& results, bool color) {
+  const char* bold = color ? "\033[1m" : "";
+  const char* reset = color ? "\033[0m" : "";
+  std::string out;
+  for (const FileResult& r : results) {
+    for (const Finding& f : r.findings) {
+      out += bold + f.file;
+      if (f.mark.known())
+        out += ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column);
+      out += ":";
+      out += reset;
+      out += " ";
+      if (color) {
+        out += f.severity == Severity::kError     ? "\033[1;31m"
+               : f.severity == Severity::kWarning ? "\033[1;35m"
+                                                  : "\033[1;36m";
+      }
+      out += SeverityName(f.severity);
+      out += reset;
+      out += ": " + f.message + " [" + f.rule + "]\n";
+      if (!f.note.empty()) out += "  note: " + f.note + "\n";
+    }
+  }
+  out += SummaryLine(Summarize(results)) + "\n";
+  return out;
+}
+
+std::string RenderJson(const std::vector<FileResult>& results) {
+  json findings = json::array();
+  for (const FileResult& r : results)
+    for (const Finding& f : r.findings) findings.push_back(FindingJson(f));
+  Summary s = Summarize(results);
+  json out;
+  out["findings"] = std::move(findings);
+  out["summary"] = {{"files", s.files},   {"objects", s.objects},   {"skipped", s.skipped},
+                    {"errors", s.errors}, {"warnings", s.warnings}, {"infos", s.infos}};
+  return out.dump(2) + "\n";
+}
+
+std::string RenderSarif(const std::vector<FileResult>& results) {
+  json rules = json::array();
+  const std::vector<RuleInfo>& all = AllRules();
+  for (const RuleInfo& r : all) {
+    json rule;
+    rule["id"] = r.id;
+    rule["shortDescription"] = {{"text", r.summary}};
+    rule["defaultConfiguration"] = {{"level", SarifLevel(r.severity)}};
+    if (const std::string* doc = FindRuleDoc(r.id)) {
+      rule["help"] = {{"text", *doc}, {"markdown", *doc}};
+    } else {
+      rule["help"] = {{"text", r.summary}};
+    }
+    rule["properties"] = {{"source", RuleSourceName(r.source)}};
+    rules.push_back(std::move(rule));
+  }
+  json res = json::array();
+  for (const FileResult& r : results) {
+    for (const Finding& f : r.findings) {
+      json loc;
+      loc["physicalLocation"]["artifactLocation"]["uri"] = f.file == "-" ? "stdin" : f.file;
+      if (f.mark.known()) {
+        loc["physicalLocation"]["region"] = {{"startLine", f.mark.line},
+                                             {"startColumn", f.mark.column}};
+      }
+      json item;
+      item["ruleId"] = f.rule;
+      for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].id == f.rule) item["ruleIndex"] = i;
+      item["level"] = SarifLevel(f.severity);
+      item["message"] = {{"text", f.message}};
+      item["locations"] = json::array({loc});
+      if (!f.field.empty()) item["properties"] = {{"field", f.field}, {"document", f.document}};
+      res.push_back(std::move(item));
+    }
+  }
+  json run;
+  run["tool"]["driver"] = {{"name", "kubectl-jobset"},
+                           {"version", JOBSET_VERSION},
+                           {"informationUri", "https://github.com/kubectl-jobset/kubectl-jobset"},
+                           {"rules", std::move(rules)}};
+  run["results"] = std::move(res);
+  json log;
+  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
+  log["version"] = "2.1.0";
+  log["runs"] = json::array({std::move(run)});
+  return log.dump(2) + "\n";
+}
+
+std::string RenderGithub(const std::vector<FileResult>& results) {
+  std::string out;
+  for (const FileResult& r : results) {
+    for (const Finding& f : r.findings) {
+      out += f.severity == Severity::kError     ? "::error "
+             : f.severity == Severity::kWarning ? "::warning "
+                                                : "::notice ";
+      out += "file=" + GithubEscape(f.file, true);
+      if (f.mark.known()) {
+        out += ",line=" + std::to_string(f.mark.line) + ",col=" + std::to_string(f.mark.column);
+      }
+      out += ",title=" + GithubEscape(f.rule, true) + "::" + GithubEscape(f.message, false) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace jobset

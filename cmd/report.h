@@ -1,0 +1,32 @@
+// Rendering lint results: text (compiler style), JSON, SARIF 2.1.0 and GitHub annotations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "validation/lint.h"
+
+namespace jobset {
+
+/// Totals over a run, as `summary` in the JSON output.
+struct Summary {
+  int files = 0, objects = 0, skipped = 0, errors = 0, warnings = 0, infos = 0;
+};
+
+/// Adds up findings and object counts.
+Summary Summarize(const std::vector<FileResult>& results);
+
+/// `file:line:col: severity: message [rule]`, one line each, then a summary line.
+/// `color` adds ANSI colours (only on a terminal without NO_COLOR).
+std::string RenderText(const std::vector<FileResult>& results, bool color);
+
+/// The JSON object of interfaces.md: {"findings": [...], "summary": {...}}.
+std::string RenderJson(const std::vector<FileResult>& results);
+
+/// A SARIF 2.1.0 log with one rule entry per registry rule (help text from its doc page).
+std::string RenderSarif(const std::vector<FileResult>& results);
+
+/// GitHub Actions workflow commands (`::error file=...,line=...,col=...::message`).
+std::string RenderGithub(const std::vector<FileResult>& results);
+
+}  // namespace jobset

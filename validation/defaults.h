@@ -1,0 +1,29 @@
+// Defaulting, in one place: the CRD's structural defaults and the upstream mutating webhook's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "validation/node.h"
+
+namespace jobset {
+
+/// One RFC 6902 "add" operation (defaulting only adds; "add" on an existing member replaces it,
+/// which is how an empty restartPolicy or rule name is filled in).
+struct PatchOp {
+  std::string path;  ///< JSON Pointer, e.g. "/spec/replicatedJobs/0/replicas".
+  Node value;
+};
+
+/// The CRD structural defaults kube-apiserver applies on every decode (admission §3.2):
+/// replicatedJobs[].groupName "default" and replicas 1, failurePolicy.restartStrategy Recreate,
+/// volumeClaimPolicies[].retentionPolicy.whenDeleted Delete. Appends what it did to `patch`.
+void ApplyCrdDefaults(Node* object, std::vector<PatchOp>* patch);
+
+/// The upstream mutating webhook's defaults, in its order (admission §3.1, D1-D9), CREATE only.
+void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch);
+
+/// Escapes one JSON Pointer segment ("~" -> "~0", "/" -> "~1").
+std::string PointerSegment(std::string_view key);
+
+}  // namespace jobset

@@ -1,0 +1,23 @@
+// The JobSet controller's feature gates, as `--feature-gates` sets them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace jobset {
+
+/// The gates that change admission or controller behaviour. All default to false, as upstream.
+struct FeatureGates {
+  bool restart_job = false;       ///< RestartJob: RestartJob* actions, per-job restart budgets.
+  bool in_place_restart = false;  ///< InPlaceRestart: restartStrategy InPlaceRestart.
+  bool elastic_jobset = false;    ///< ElasticJobSet: mutable parallelism/completions on UPDATE.
+};
+
+/// Parses "RestartJob=true,InPlaceRestart=false" into `gates` (on top of what it holds).
+/// Gives false and a message for an unknown gate or a value that is not true/false.
+bool ParseFeatureGates(std::string_view text, FeatureGates* gates, std::string* error);
+
+/// "RestartJob=true,..." for the gates that are on (empty when none).
+std::string FormatFeatureGates(const FeatureGates& gates);
+
+}  // namespace jobset

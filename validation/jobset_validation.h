@@ -1,0 +1,53 @@
+// JobSet admission: the rules kube-apiserver enforces beyond the OpenAPI schema (object
+// metadata, keyed lists, CEL), and the upstream validating webhook's CREATE rules.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "validation/feature_gates.h"
+#include "validation/field_path.h"
+#include "validation/finding.h"
+#include "validation/node.h"
+
+namespace jobset {
+
+/// Collects findings about one object, rendering them the way kube-apiserver does and placing
+/// them in the document.
+class FindingSink {
+ public:
+  FindingSink(const Node& object, std::vector<Finding>* out) : object_(object), out_(out) {}
+
+  /// A plain webhook error: rendered upstream as "<nil>: Internal error: <message>". `locate`
+  /// is the field it is about, for the position and the JSON `field`.
+  void Plain(std::string_view rule, std::string_view locate, std::string message,
+             PointAt at = PointAt::kValue);
+  /// A field error "<path>: <type>: <value>: <detail>" (value omitted when empty, detail too).
+  /// `locate` defaults to `path` (they differ where upstream reports a path that is not real).
+  void Field(std::string_view rule, std::string_view path, std::string_view type, std::string value,
+             std::string detail, std::string_view locate = {}, PointAt at = PointAt::kValue);
+  /// A finding of our own (a warning or info), with no upstream rendering.
+  void Own(std::string_view rule, Severity severity, std::string_view locate, std::string message,
+           PointAt at = PointAt::kValue);
+
+  const Node& object() const { return object_; }
+
+ private:
+  const Node& object_;
+  std::vector<Finding>* out_;
+};
+
+/// kube-apiserver's checks after the schema, for a JobSet: metadata.name / generateName /
+/// namespace / labels, duplicate keys of list-type=map lists (replicatedJobs, dependsOn), and
+/// the CEL rules (startupPolicy vs dependsOn, volume claim template namespaces).
+void ValidateApiServerRules(const Node& object, FindingSink* sink);
+
+/// The upstream validating webhook's ValidateCreate (admission §4-§7), on a defaulted object,
+/// in upstream order. Checks that need the cluster (existing PVCs, §7 P6-P8) are not run.
+void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, FindingSink* sink);
+
+/// The five reasons a Job can fail with, which failure policy rules may name.
+const std::vector<std::string>& JobFailureReasons();
+
+}  // namespace jobset

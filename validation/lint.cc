@@ -1,0 +1,114 @@
+#include "validation/lint.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "validation/defaults.h"
+#include "validation/jobset_types.h"
+#include "validation/jobset_validation.h"
+
+namespace jobset {
+namespace {
+
+bool MarkLess(const Finding& a, const Finding& b) {
+  if (a.document != b.document) return a.document < b.document;
+  if (a.mark.line != b.mark.line) return a.mark.line < b.mark.line;
+  return a.mark.column < b.mark.column;
+}
+
+void LintDocumentObject(const Node& object, int document, const LintOptions& options,
+                        FileResult* result) {
+  if (!object.is_map()) {
+    ++result->skipped;
+    return;
+  }
+  if (!IsJobSet(object)) {
+    ++result->skipped;
+    return;
+  }
+  ++result->objects;
+  std::string name = std::string(object.Find("metadata") ? object.Find("metadata")->StringOr("name")
+                                                         : std::string_view());
+  for (Finding& f : LintObject(object, options)) {
+    f.file = result->path;
+    f.document = document;
+    f.api_version = kJobSetApiVersion;
+    f.kind = kJobSetKind;
+    f.name = name;
+    result->findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> LintObject(const Node& object, const LintOptions& options) {
+  // kube-apiserver's order: CRD defaults on decode, the mutating webhook, then the schema and
+  // CEL, then the validating webhook. Positions survive: defaulted values have none and are
+  // placed at the nearest value the file holds.
+  Node defaulted = object;
+  std::vector<PatchOp> patch;
+  ApplyCrdDefaults(&defaulted, &patch);
+  ApplyWebhookDefaults(&defaulted, &patch);
+  std::vector<Finding> findings;
+  if (options.schema) findings = ValidateSchema(*options.schema, defaulted);
+  FindingSink sink(defaulted, &findings);
+  ValidateApiServerRules(defaulted, &sink);
+  ValidateWebhookCreate(defaulted, options.gates, &sink);
+  return findings;
+}
+
+FileResult LintSource(const SourceFile& file, const LintOptions& options) {
+  FileResult result;
+  result.path = file.path;
+  for (Finding f : file.problems) {
+    f.file = file.path;
+    result.findings.push_back(std::move(f));
+  }
+  for (const Document& doc : file.documents) {
+    for (Finding f : doc.problems) {
+      f.file = file.path;
+      f.document = doc.index;
+      result.findings.push_back(std::move(f));
+    }
+    if (!doc.parsed) continue;
+    const Node& root = doc.root;
+    // A `kind: List` holds its objects in `items`.
+    if (root.is_map() && root.StringOr("kind") == "List" && root.StringOr("apiVersion") == "v1") {
+      if (const Node* items = root.Find("items"); items && items->is_seq()) {
+        for (const Node& item : items->items) LintDocumentObject(item, doc.index, options, &result);
+      }
+      continue;
+    }
+    LintDocumentObject(root, doc.index, options, &result);
+  }
+  std::stable_sort(result.findings.begin(), result.findings.end(), MarkLess);
+  return result;
+}
+
+std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const LintOptions& options,
+                                  int threads) {
+  std::vector<FileResult> results(files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < files.size(); i = next++) {
+      SourceFile source;
+      std::string error;
+      if (!LoadFile(files[i], options.limits, &source, &error)) {
+        results[i].path = files[i];
+        results[i].read_error = true;
+        results[i].error = error;
+        continue;
+      }
+      results[i] = LintSource(source, options);
+    }
+  };
+  int n = std::max(1, std::min<int>(threads, static_cast<int>(files.size())));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  return results;
+}
+
+}  // namespace jobset

@@ -1,0 +1,45 @@
+// Linting: load, default, validate and place findings, for files and for single objects.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "validation/feature_gates.h"
+#include "validation/finding.h"
+#include "validation/loader.h"
+#include "validation/node.h"
+#include "validation/schema.h"
+
+namespace jobset {
+
+/// What a lint run checks against.
+struct LintOptions {
+  FeatureGates gates;
+  /// The schema objects are checked against: the built-in one, or a user's CRD (--crd).
+  std::shared_ptr<const CompiledSchema> schema;
+  LoadLimits limits;
+};
+
+/// The verdict on one file.
+struct FileResult {
+  std::string path;
+  int objects = 0;                ///< Supported objects checked.
+  int skipped = 0;                ///< Documents of other kinds, skipped quietly.
+  std::vector<Finding> findings;  ///< In document order, then by position.
+  bool read_error = false;        ///< The file could not be read at all (exit status 2).
+  std::string error;
+};
+
+/// Checks one object as kube-apiserver would on CREATE (defaults, schema, CEL, the upstream
+/// webhook). Findings are placed in `object` (line and column) but carry no file.
+std::vector<Finding> LintObject(const Node& object, const LintOptions& options);
+
+/// Checks every document of a loaded file.
+FileResult LintSource(const SourceFile& file, const LintOptions& options);
+
+/// Loads and checks files on up to `threads` threads; results come back in `files` order.
+std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const LintOptions& options,
+                                  int threads);
+
+}  // namespace jobset

@@ -1,0 +1,172 @@
+#include "validation/lint.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+
+namespace jobset {
+namespace {
+
+namespace fs = std::filesystem;
+
+LintOptions Options(FeatureGates gates = {}) {
+  LintOptions o;
+  o.gates = gates;
+  o.schema = BuiltinJobSetSchema();
+  return o;
+}
+
+std::string Describe(const FileResult& r) {
+  std::string s;
+  for (const Finding& f : r.findings) {
+    s += f.file + ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) + ": " +
+         f.rule + ": " + f.message + "\n";
+  }
+  return s;
+}
+
+// The examples that need a feature gate upstream, as the upstream docs say.
+FeatureGates GatesFor(const std::string& path) {
+  FeatureGates g;
+  if (path.find("restartjob") != std::string::npos) g.restart_job = true;
+  if (path.find("in-place-restart") != std::string::npos) g.in_place_restart = true;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("lint: every JobSet of the upstream corpus lints without errors") {
+  std::vector<std::string> files;
+  std::string error;
+  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/jobset/examples"}, true, &files, &error));
+  REQUIRE(files.size() > 20);
+  int objects = 0, skipped = 0;
+  for (const std::string& path : files) {
+    SourceFile source;
+    REQUIRE(LoadFile(path, LoadLimits{}, &source, &error));
+    FileResult r = LintSource(source, Options(GatesFor(path)));
+    objects += r.objects;
+    skipped += r.skipped;
+    int errors = 0;
+    for (const Finding& f : r.findings) errors += f.severity == Severity::kError;
+    INFO(Describe(r));
+    CHECK_MESSAGE(errors == 0, path);
+  }
+  CHECK(objects >= 30);  // the corpus has dozens of JobSets ...
+  CHECK(skipped >= 10);  // ... and Kueue, RBAC, Workload objects that are skipped quietly
+}
+
+TEST_CASE("lint: gated examples are rejected without their gate, as upstream") {
+  for (const char* rel : {"failure-policy/restartjob-action.yaml",
+                          "in-place-restart/jobset-sidecar-container-mode.yaml"}) {
+    std::string path = std::string(JOBSET_SHARED_DIR "/corpus/jobset/examples/") + rel;
+    SourceFile source;
+    std::string error;
+    REQUIRE(LoadFile(path, LoadLimits{}, &source, &error));
+    FileResult r = LintSource(source, Options());
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK(r.findings[0].severity == Severity::kError);
+    CHECK((r.findings[0].rule == "failure-policy/restart-job-gate" ||
+           r.findings[0].rule == "failure-policy/in-place-restart-gate"));
+  }
+}
+
+TEST_CASE("lint: kind List items, other kinds and findings carry their document") {
+  SourceFile source =
+      ParseSource("list.yaml",
+                  "apiVersion: v1\n"
+                  "kind: ConfigMap\n"
+                  "metadata: {name: x}\n"
+                  "---\n"
+                  "apiVersion: v1\n"
+                  "kind: List\n"
+                  "items:\n"
+                  "- apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                  "  kind: JobSet\n"
+                  "  metadata: {name: ok}\n"
+                  "  spec:\n"
+                  "    replicatedJobs:\n"
+                  "    - name: w\n"
+                  "      template:\n"
+                  "        spec:\n"
+                  "          template:\n"
+                  "            spec:\n"
+                  "              containers: [{name: c, image: busybox}]\n"
+                  "- apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                  "  kind: JobSet\n"
+                  "  metadata: {name: bad}\n"
+                  "  spec:\n"
+                  "    successPolicy: {operator: All, targetReplicatedJobs: [nope]}\n"
+                  "    replicatedJobs:\n"
+                  "    - name: w\n"
+                  "      template:\n"
+                  "        spec:\n"
+                  "          template:\n"
+                  "            spec:\n"
+                  "              containers: [{name: c, image: busybox}]\n");
+  FileResult r = LintSource(source, Options());
+  CHECK(r.objects == 2);
+  CHECK(r.skipped == 1);
+  INFO(Describe(r));
+  REQUIRE(r.findings.size() == 1);
+  const Finding& f = r.findings[0];
+  CHECK(f.rule == "success-policy/unknown-target");
+  CHECK(f.file == "list.yaml");
+  CHECK(f.document == 1);
+  CHECK(f.name == "bad");
+  CHECK(f.kind == "JobSet");
+  CHECK(f.field == "spec.successPolicy.targetReplicatedJobs[0]");
+  CHECK(f.mark.line == 23);
+  CHECK(f.mark.column == 59);
+}
+
+TEST_CASE("lint: syntax errors are error findings, other documents still checked") {
+  SourceFile source = ParseSource("x.yaml",
+                                  "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                                  "kind: JobSet\n"
+                                  "metadata: {name: [oops\n"
+                                  "---\n"
+                                  "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                                  "kind: JobSet\n"
+                                  "metadata: {name: UPPER}\n"
+                                  "spec:\n"
+                                  "  replicatedJobs:\n"
+                                  "  - name: w\n"
+                                  "    template:\n"
+                                  "      spec:\n"
+                                  "        template:\n"
+                                  "          spec:\n"
+                                  "            containers: [{name: c, image: busybox}]\n");
+  FileResult r = LintSource(source, Options());
+  INFO(Describe(r));
+  REQUIRE(r.findings.size() >= 2);
+  CHECK(r.findings[0].rule == "yaml/syntax");
+  CHECK(r.findings[0].document == 0);
+  bool name_error = false;
+  for (const Finding& f : r.findings) {
+    if (f.rule == "metadata/name" && f.document == 1) {
+      name_error = true;
+      CHECK(f.mark.line == 7);
+      CHECK(f.mark.column == 18);
+    }
+  }
+  CHECK(name_error);
+}
+
+TEST_CASE("lint: files are checked in parallel and come back in order") {
+  std::vector<std::string> files;
+  std::string error;
+  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/jobset/examples"}, true, &files, &error));
+  std::vector<FileResult> one = LintFiles(files, Options(), 1);
+  std::vector<FileResult> two = LintFiles(files, Options(), 2);
+  REQUIRE(one.size() == files.size());
+  REQUIRE(two.size() == files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    CHECK(one[i].path == files[i]);
+    CHECK(two[i].path == files[i]);
+    CHECK(one[i].findings.size() == two[i].findings.size());
+  }
+}
+
+}  // namespace jobset

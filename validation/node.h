@@ -1,0 +1,74 @@
+// The document model: a JSON-like tree in which every value remembers where it was written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jobset {
+
+/// A position in a source file. Line and column are 1-based; line 0 means "not from a file"
+/// (a defaulted value, or an object that came over the network).
+struct Mark {
+  int line = 0;
+  int column = 0;
+  bool known() const { return line > 0; }
+};
+
+struct MapEntry;
+
+/// One value of a loaded document: null, bool, integer, float, string, sequence or mapping,
+/// typed the way Kubernetes reads YAML (YAML 1.1 scalars, as sigs.k8s.io/yaml does).
+struct Node {
+  enum class Kind : uint8_t { kNull, kBool, kInt, kFloat, kString, kSeq, kMap };
+
+  Kind kind = Kind::kNull;
+  Mark mark;                      ///< Where the value starts.
+  bool boolean = false;           ///< kBool.
+  int64_t integer = 0;            ///< kInt.
+  double number = 0;              ///< kFloat (also set for kInt).
+  std::string text;               ///< kString: the value; other scalars: the text as written.
+  std::vector<Node> items;        ///< kSeq.
+  std::vector<MapEntry> entries;  ///< kMap, in source order.
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool is_map() const { return kind == Kind::kMap; }
+  bool is_seq() const { return kind == Kind::kSeq; }
+  bool is_string() const { return kind == Kind::kString; }
+  bool is_int() const { return kind == Kind::kInt; }
+  bool is_bool() const { return kind == Kind::kBool; }
+  bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat; }
+
+  /// The value under `key` of a mapping, or nullptr (also for non-mappings).
+  const Node* Find(std::string_view key) const;
+  Node* Find(std::string_view key);
+  /// The entry (key and value) under `key`, or nullptr.
+  const MapEntry* FindEntry(std::string_view key) const;
+  /// Sets `key` to `value` (appending it when absent) and returns the stored value.
+  Node& Set(std::string_view key, Node value);
+
+  /// Convenience accessors that return a fallback when the value is absent or of another type.
+  std::string_view StringOr(std::string_view key, std::string_view fallback = {}) const;
+
+  static Node String(std::string s, Mark m = {});
+  static Node Int(int64_t v, Mark m = {});
+  static Node Bool(bool v, Mark m = {});
+  static Node Map(Mark m = {});
+  static Node Seq(Mark m = {});
+
+  /// Name of a kind as JSON Schema and Kubernetes messages say it ("string", "integer", ...).
+  static const char* KindName(Kind k);
+};
+
+/// A key of a mapping with its own position, and its value.
+struct MapEntry {
+  std::string key;
+  Mark key_mark;
+  Node value;
+};
+
+/// Deep equality of values (positions ignored; 1 and 1.0 are equal, as in JSON).
+bool operator==(const Node& a, const Node& b);
+
+}  // namespace jobset

@@ -1,0 +1,123 @@
+#include "validation/rule_registry.h"
+
+namespace jobset {
+
+const std::vector<RuleInfo>& AllRules() {
+  using S = Severity;
+  using R = RuleSource;
+  static const std::vector<RuleInfo> rules = {
+      // Reading the input.
+      {"yaml/syntax", S::kError, R::kInput, "The document is not valid YAML or JSON."},
+      {"yaml/duplicate-key", S::kWarning, R::kInput,
+       "A mapping sets the same field twice; kubectl silently keeps the last value."},
+      {"input/too-large", S::kError, R::kInput, "The file is larger than the reading limit."},
+      {"input/binary", S::kError, R::kInput, "The file holds binary data (a NUL byte)."},
+      {"input/invalid-utf8", S::kError, R::kInput, "The document is not valid UTF-8."},
+      {"input/too-deep", S::kError, R::kInput, "The document nests deeper than the limit."},
+      {"input/too-many-values", S::kError, R::kInput,
+       "The document expands to too many values (an alias bomb)."},
+      // kube-apiserver: object metadata, the CRD schema and its CEL rules.
+      {"metadata/name", S::kError, R::kSchema,
+       "metadata.name (or generateName) is missing or not a DNS-1123 subdomain."},
+      {"metadata/namespace", S::kError, R::kSchema, "metadata.namespace is not a DNS-1123 label."},
+      {"metadata/labels", S::kError, R::kSchema, "A label key or value is not valid."},
+      {"schema/unknown-field", S::kError, R::kSchema,
+       "A field the API does not know (strict field validation rejects it)."},
+      {"schema/type", S::kError, R::kSchema, "A value has the wrong JSON type."},
+      {"schema/enum", S::kError, R::kSchema, "A value is not one of the supported values."},
+      {"schema/required", S::kError, R::kSchema, "A required field is missing."},
+      {"schema/minimum", S::kError, R::kSchema,
+       "A number is below its minimum (or above its maximum)."},
+      {"schema/max-items", S::kError, R::kSchema, "A list has more items than allowed."},
+      {"schema/invalid", S::kError, R::kSchema, "A value breaks another schema constraint."},
+      {"schema/duplicate-key", S::kError, R::kSchema,
+       "Two items of a keyed list (replicatedJobs, dependsOn) share a name."},
+      {"jobset/startup-policy-depends-on", S::kError, R::kSchema,
+       "startupPolicy InOrder and dependsOn are used together."},
+      {"volume-claim-policy/namespace", S::kError, R::kSchema,
+       "A volume claim policy template sets a namespace."},
+      // The upstream JobSet validating webhook (CREATE).
+      {"failure-policy/in-place-restart-gate", S::kError, R::kWebhook,
+       "restartStrategy InPlaceRestart needs the InPlaceRestart feature gate."},
+      {"depends-on/first-replicated-job", S::kError, R::kWebhook,
+       "The first replicated job cannot have dependsOn."},
+      {"network/subdomain", S::kError, R::kWebhook,
+       "spec.network.subdomain is not a valid DNS-1123 subdomain and DNS-1035 label."},
+      {"managed-by/format", S::kError, R::kWebhook,
+       "spec.managedBy is not a domain-prefixed path of at most 63 characters."},
+      {"replicated-job/replicas-parallelism-overflow", S::kError, R::kWebhook,
+       "replicas x parallelism exceeds 2147483647."},
+      {"replicated-job/group-name", S::kError, R::kWebhook,
+       "groupName is not a DNS-1035 label of at most 63 characters."},
+      {"replicated-job/job-name", S::kError, R::kWebhook,
+       "Generated child Job names are too long or not DNS-1035 labels."},
+      {"replicated-job/pod-name", S::kError, R::kWebhook,
+       "Generated Pod names of an Indexed job are too long or not DNS-1035 labels."},
+      {"depends-on/unknown-replicated-job", S::kError, R::kWebhook,
+       "dependsOn names a replicated job that is not this one or an earlier one."},
+      {"in-place-restart/backoff-limit", S::kError, R::kWebhook,
+       "In-place restart needs backoffLimit 2147483647."},
+      {"in-place-restart/pod-replacement-policy", S::kError, R::kWebhook,
+       "In-place restart needs podReplacementPolicy Failed."},
+      {"in-place-restart/completions-parallelism", S::kError, R::kWebhook,
+       "In-place restart needs completions and parallelism set and equal."},
+      {"success-policy/unknown-target", S::kError, R::kWebhook,
+       "successPolicy.targetReplicatedJobs names a replicated job that does not exist."},
+      {"failure-policy/restart-job-gate", S::kError, R::kWebhook,
+       "RestartJob actions need the RestartJob feature gate."},
+      {"failure-policy/restart-job-replicas", S::kError, R::kWebhook,
+       "RestartJob actions allow at most 1024 replicas per replicated job."},
+      {"failure-policy/rule-name", S::kError, R::kWebhook,
+       "A failure policy rule name is too long or has characters outside [A-Za-z0-9_,:]."},
+      {"failure-policy/unknown-target", S::kError, R::kWebhook,
+       "A rule targets a replicated job that does not exist."},
+      {"failure-policy/unknown-reason", S::kError, R::kWebhook,
+       "A rule names a Job failure reason that does not exist."},
+      {"failure-policy/duplicate-rule-name", S::kError, R::kWebhook,
+       "Two failure policy rules have the same name (after defaulting)."},
+      {"coordinator/unknown-replicated-job", S::kError, R::kWebhook,
+       "The coordinator names a replicated job that does not exist."},
+      {"coordinator/job-index", S::kError, R::kWebhook,
+       "The coordinator jobIndex is outside [0, replicas)."},
+      {"coordinator/not-indexed", S::kError, R::kWebhook,
+       "The coordinator's job is not Indexed or has no completions."},
+      {"coordinator/pod-index", S::kError, R::kWebhook,
+       "The coordinator podIndex is outside [0, completions)."},
+      {"coordinator/label-value", S::kError, R::kWebhook,
+       "The coordinator endpoint is not a valid label value (too long)."},
+      {"volume-claim-policy/duplicate-name", S::kError, R::kWebhook,
+       "Two volume claim policy templates have the same name."},
+      {"volume-claim-policy/name", S::kError, R::kWebhook,
+       "A volume claim policy template name is not a DNS-1123 subdomain."},
+      {"volume-claim-policy/name-too-long", S::kError, R::kWebhook,
+       "<template>-<jobset> is longer than 63 characters."},
+      {"volume-claim-policy/volume-conflict", S::kError, R::kWebhook,
+       "A pod template already declares a volume with a template's name."},
+      {"volume-claim-policy/no-volume-mount", S::kError, R::kWebhook,
+       "No container mounts the volume a template declares."},
+  };
+  return rules;
+}
+
+const RuleInfo* FindRule(std::string_view id) {
+  for (const RuleInfo& r : AllRules()) {
+    if (r.id == id) return &r;
+  }
+  return nullptr;
+}
+
+const char* RuleSourceName(RuleSource s) {
+  switch (s) {
+    case RuleSource::kInput:
+      return "input";
+    case RuleSource::kSchema:
+      return "schema";
+    case RuleSource::kWebhook:
+      return "webhook";
+    case RuleSource::kAnalysis:
+      return "analysis";
+  }
+  return "";
+}
+
+}  // namespace jobset

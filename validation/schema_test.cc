@@ -1,0 +1,689 @@
+#include "validation/schema.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "validation/defaults.h"
+#include "validation/embedded.h"
+#include "validation/loader.h"
+
+namespace jobset {
+namespace {
+
+using Json = nlohmann::json;
+
+const char kCrdPath[] = JOBSET_SHARED_DIR "/corpus/jobset/crd/jobset.x-k8s.io_jobsets.yaml";
+const char kExamplesDir[] = JOBSET_SHARED_DIR "/corpus/jobset/examples";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The real CRD, loaded once per test that needs it.
+Node LoadCrd() {
+  SourceFile f = ParseSource(kCrdPath, ReadFile(kCrdPath));
+  REQUIRE(!f.documents.empty());
+  REQUIRE(f.documents[0].parsed);
+  return f.documents[0].root;
+}
+
+std::shared_ptr<const CompiledSchema> CrdSchema() {
+  static const std::shared_ptr<const CompiledSchema> schema = [] {
+    std::string error;
+    auto compiled = CompileCrdSchema(LoadCrd(), "v1alpha2", &error);
+    INFO(error);
+    REQUIRE(compiled);
+    return compiled;
+  }();
+  return schema;
+}
+
+/// The findings of the first document of `yaml` against `schema`.
+std::vector<Finding> Check(const CompiledSchema& schema, const std::string& yaml) {
+  SourceFile f = ParseSource("test.yaml", yaml);
+  REQUIRE(f.documents.size() == 1);
+  REQUIRE(f.documents[0].parsed);
+  return ValidateSchema(schema, f.documents[0].root);
+}
+
+std::vector<Finding> Builtin(const std::string& yaml) {
+  auto schema = BuiltinJobSetSchema();
+  REQUIRE(schema);
+  return Check(*schema, yaml);
+}
+
+std::vector<Finding> Crd(const std::string& yaml) { return Check(*CrdSchema(), yaml); }
+
+std::string Describe(const std::vector<Finding>& findings) {
+  std::string s;
+  for (const Finding& f : findings) {
+    s += f.rule + " @" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) +
+         " [" + f.field + "] " + f.message + "\n";
+  }
+  return s;
+}
+
+/// Asserts that `findings` is exactly one finding with these properties.
+void ExpectOne(const std::vector<Finding>& findings, const std::string& rule,
+               const std::string& field, const std::string& message, int line, int column) {
+  INFO(Describe(findings));
+  REQUIRE(findings.size() == 1);
+  const Finding& f = findings[0];
+  CHECK(f.rule == rule);
+  CHECK(f.severity == Severity::kError);
+  CHECK(f.field == field);
+  CHECK(f.message == message);
+  CHECK(f.upstream == message);
+  CHECK(f.mark.line == line);
+  CHECK(f.mark.column == column);
+}
+
+// A valid JobSet; tests splice lines into it. Line numbers are given in comments.
+const std::string kHead =
+    "apiVersion: jobset.x-k8s.io/v1alpha2\n"  // 1
+    "kind: JobSet\n"                          // 2
+    "metadata:\n"                             // 3
+    "  name: js\n"                            // 4
+    "spec:\n";                                // 5
+const std::string kReplicatedJob =
+    "  replicatedJobs:\n"                     // 6
+    "  - name: workers\n"                     // 7
+    "    replicas: 2\n"                       // 8
+    "    template:\n"                         // 9
+    "      spec:\n"                           // 10
+    "        parallelism: 1\n"                // 11
+    "        template:\n"                     // 12
+    "          spec:\n"                       // 13
+    "            restartPolicy: Never\n"      // 14
+    "            containers:\n"               // 15
+    "            - name: main\n"              // 16
+    "              image: busybox\n";         // 17
+
+std::string JobSet(const std::string& spec_extra = "", const std::string& rjob_extra = "") {
+  return kHead + spec_extra + kReplicatedJob + rjob_extra;
+}
+
+// ---- The agreement test: our schema against the CRD ------------------------------------------
+
+/// Enums our schema adds to the batch/v1 JobSpec, which the CRD leaves as plain strings (the
+/// Job API validates them when the JobSet controller creates the Jobs).
+const std::set<std::string> kEnumsOnlyInOurs = {
+    "spec.replicatedJobs[].template.spec.completionMode",
+    "spec.replicatedJobs[].template.spec.podReplacementPolicy",
+    "spec.replicatedJobs[].template.spec.podFailurePolicy.rules[].action",
+    "spec.replicatedJobs[].template.spec.podFailurePolicy.rules[].onExitCodes.operator",
+};
+
+/// Places where our schema is strict and the CRD is open on purpose.
+const std::set<std::string> kStricterThanCrd = {
+    "metadata",  // The API server checks ObjectMeta itself; the CRD only says "object".
+};
+
+class Agreement {
+ public:
+  explicit Agreement(const Json& ours) : ours_(ours) {}
+
+  void Walk(const Json& ours_in, const Node& crd, const std::string& path) {
+    const Json& ours = Resolve(ours_in);
+    ++compared_;
+    // Types.
+    std::string our_type = ours.contains("type") && ours["type"].is_string()
+                               ? ours["type"].get<std::string>()
+                               : "";
+    std::string crd_type(crd.StringOr("type"));
+    CHECK_MESSAGE(our_type == crd_type, path, ": type ", our_type, " vs CRD ", crd_type);
+    // An object our schema leaves open: nothing below it (nor its required list) is ours.
+    if (our_type == "object" && !ours.contains("properties") &&
+        !ours.contains("additionalProperties")) {
+      ++skipped_;
+      return;
+    }
+    // Enums.
+    std::set<std::string> our_enum, crd_enum;
+    if (ours.contains("enum")) {
+      for (const Json& v : ours["enum"]) our_enum.insert(v.dump());
+    }
+    if (const Node* e = crd.Find("enum")) {
+      for (const Node& v : e->items) crd_enum.insert(Json(v.text).dump());
+    }
+    if (kEnumsOnlyInOurs.count(path)) {
+      CHECK_MESSAGE(crd_enum.empty(), path, ": the CRD now has an enum; compare it");
+      CHECK_MESSAGE(!our_enum.empty(), path, ": expected a deliberate enum");
+    } else {
+      CHECK_MESSAGE(our_enum == crd_enum, path, ": enums differ");
+    }
+    // Required.
+    std::set<std::string> our_req, crd_req;
+    if (ours.contains("required")) {
+      for (const Json& v : ours["required"]) our_req.insert(v.get<std::string>());
+    }
+    if (const Node* r = crd.Find("required")) {
+      for (const Node& v : r->items) crd_req.insert(v.text);
+    }
+    CHECK_MESSAGE(our_req == crd_req, path, ": required lists differ");
+    // Bounds.
+    for (const std::string keyword : {"minimum", "maximum", "minItems", "maxItems"}) {
+      std::string a = ours.contains(keyword) ? ours[keyword].dump() : "-";
+      const Node* b = crd.Find(keyword);
+      std::string bt = b ? b->text : "-";
+      CHECK_MESSAGE(a == bt, path, ": ", keyword, " ", a, " vs CRD ", bt);
+    }
+    // Maps of values (labels, nodeSelector ...).
+    if (ours.contains("additionalProperties") && ours["additionalProperties"].is_object()) {
+      const Node* extra = crd.Find("additionalProperties");
+      CHECK_MESSAGE(extra, path, ": a map in ours, not in the CRD");
+      if (extra) {
+        const Json& sub = Resolve(ours["additionalProperties"]);
+        CHECK_MESSAGE(sub.value("type", "") == extra->StringOr("type"), path, "{}: value types");
+      }
+    }
+    // Lists.
+    if (ours.contains("items")) {
+      const Node* items = crd.Find("items");
+      CHECK_MESSAGE(items, path, ": a list in ours, not in the CRD");
+      if (items) Walk(ours["items"], *items, path + "[]");
+    }
+    // Fields: compared wherever our schema is strict.
+    if (!ours.contains("properties")) return;  // Deliberately open here.
+    const Node* crd_props = crd.Find("properties");
+    if (kStricterThanCrd.count(path)) return;
+    CHECK_MESSAGE(crd_props, path, ": strict in ours, open in the CRD");
+    if (!crd_props) return;
+    CHECK_MESSAGE(ours.value("additionalProperties", true) == false, path, ": not strict");
+    std::set<std::string> crd_names;
+    for (const MapEntry& e : crd_props->entries) {
+      crd_names.insert(e.key);
+      CHECK_MESSAGE(ours["properties"].contains(e.key), Dot(path, e.key), ": only in the CRD");
+    }
+    for (const auto& [name, sub] : ours["properties"].items()) {
+      CHECK_MESSAGE(crd_names.count(name), Dot(path, name), ": only in our schema");
+      if (const Node* c = crd_props->Find(name)) Walk(sub, *c, Dot(path, name));
+    }
+  }
+
+  int compared() const { return compared_; }
+  int skipped() const { return skipped_; }
+
+ private:
+  static std::string Dot(const std::string& path, const std::string& name) {
+    return path.empty() ? name : path + "." + name;
+  }
+  const Json& Resolve(const Json& s) const {
+    if (s.contains("$ref")) {
+      std::string ref = s["$ref"].get<std::string>();
+      return Resolve(ours_.at(Json::json_pointer(ref.substr(1))));
+    }
+    return s;
+  }
+
+  const Json& ours_;
+  int compared_ = 0;
+  int skipped_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict") {
+  const std::string* text = FindEmbedded("jobset.v1alpha2.json");
+  REQUIRE(text);
+  Json ours = Json::parse(*text);
+  Node crd = LoadCrd();
+  const Node* versions = crd.Find("spec")->Find("versions");
+  REQUIRE(versions);
+  const Node* open_api = versions->items[0].Find("schema")->Find("openAPIV3Schema");
+  REQUIRE(open_api);
+  Agreement agreement(ours);
+  agreement.Walk(ours, *open_api, "");
+  // Sanity: the walk went down to container fields.
+  MESSAGE("compared ", agreement.compared(), " schemas, skipped ", agreement.skipped(),
+          " open objects");
+  CHECK(agreement.compared() > 150);
+}
+
+TEST_CASE("schema: every corpus JobSet is valid against both schemas, after defaulting") {
+  auto builtin = BuiltinJobSetSchema();
+  REQUIRE(builtin);
+  auto crd = CrdSchema();
+  int jobsets = 0;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kExamplesDir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& path : files) {
+    SourceFile f = ParseSource(path, ReadFile(path));
+    for (const Document& d : f.documents) {
+      if (!d.parsed || d.root.StringOr("kind") != "JobSet") continue;
+      ++jobsets;
+      INFO(path, " document ", d.index);
+      // As kube-apiserver (and the linter) do: defaults first, then the schema. Without the
+      // webhook's defaults, the failure-policy examples lack the required rule names.
+      Node object = d.root;
+      std::vector<PatchOp> patch;
+      ApplyCrdDefaults(&object, &patch);
+      ApplyWebhookDefaults(&object, &patch);
+      std::vector<Finding> a = ValidateSchema(*builtin, object);
+      CHECK_MESSAGE(a.empty(), "built-in:\n", Describe(a));
+      std::vector<Finding> b = ValidateSchema(*crd, object);
+      CHECK_MESSAGE(b.empty(), "CRD:\n", Describe(b));
+    }
+  }
+  CHECK(jobsets >= 25);
+}
+
+TEST_CASE("schema: the base manifest of these tests is valid") {
+  CHECK(Builtin(JobSet()).empty());
+  CHECK(Crd(JobSet()).empty());
+}
+
+TEST_CASE("schema: unknown fields") {
+  SUBCASE("in spec") {
+    std::string yaml = JobSet("  sucessPolicy:\n    operator: All\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field", "spec.sucessPolicy",
+                "unknown field \"spec.sucessPolicy\"", 6, 3);
+    }
+  }
+  SUBCASE("at the top level") {
+    std::string yaml = JobSet() + "extra: 1\n";
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field", "extra", "unknown field \"extra\"", 18, 1);
+    }
+  }
+  SUBCASE("in a replicated job") {
+    std::string yaml = JobSet("", "    foo: bar\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field", "spec.replicatedJobs[0].foo",
+                "unknown field \"spec.replicatedJobs[0].foo\"", 18, 5);
+    }
+  }
+  SUBCASE("in a failure policy rule") {
+    std::string yaml = JobSet(
+        "  failurePolicy:\n"                 // 6
+        "    rules:\n"                       // 7
+        "    - name: r\n"                    // 8
+        "      action: FailJobSet\n"         // 9
+        "      onJobFailureReason: [x]\n");  // 10
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field", "spec.failurePolicy.rules[0].onJobFailureReason",
+                "unknown field \"spec.failurePolicy.rules[0].onJobFailureReason\"", 10, 7);
+    }
+  }
+  SUBCASE("in the Job spec") {
+    std::string yaml = JobSet("", "");
+    yaml.replace(yaml.find("parallelism"), 11, "parallelizm");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field",
+                "spec.replicatedJobs[0].template.spec.parallelizm",
+                "unknown field \"spec.replicatedJobs[0].template.spec.parallelizm\"", 11, 9);
+    }
+  }
+  SUBCASE("in the pod spec") {
+    std::string yaml = JobSet() + "            containerz: []\n";  // 18
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field",
+                "spec.replicatedJobs[0].template.spec.template.spec.containerz",
+                "unknown field \"spec.replicatedJobs[0].template.spec.template.spec.containerz\"",
+                18, 13);
+    }
+  }
+  SUBCASE("in a container") {
+    std::string yaml = JobSet() + "              imagePolicy: Always\n";  // 18
+    const char* field = "spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePolicy";
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field", field,
+                std::string("unknown field \"") + field + "\"", 18, 15);
+    }
+  }
+  SUBCASE("deep in a container: only the CRD schema knows") {
+    std::string yaml = JobSet() +
+                       "              securityContext:\n"  // 18
+                       "                foo: true\n";      // 19
+    CHECK(Builtin(yaml).empty());
+    const char* field =
+        "spec.replicatedJobs[0].template.spec.template.spec.containers[0].securityContext.foo";
+    ExpectOne(Crd(yaml), "schema/unknown-field", field,
+              std::string("unknown field \"") + field + "\"", 19, 17);
+  }
+  SUBCASE("template metadata keeps only the fields the CRD publishes") {
+    std::string yaml = JobSet("", "");
+    yaml.replace(yaml.find("    template:\n") + 14, 0, "      metadata:\n        creationTimestamp: null\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/unknown-field",
+                "spec.replicatedJobs[0].template.metadata.creationTimestamp",
+                "unknown field \"spec.replicatedJobs[0].template.metadata.creationTimestamp\"",
+                11, 9);
+    }
+  }
+  SUBCASE("every unknown field of an object, in document order") {
+    std::string yaml = JobSet("  foo: 1\n  bar: 2\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      INFO(Describe(findings));
+      REQUIRE(findings.size() == 2);
+      CHECK(findings[0].field == "spec.foo");
+      CHECK(findings[1].field == "spec.bar");
+      CHECK(findings[1].mark.line == 7);
+    }
+  }
+}
+
+TEST_CASE("schema: wrong types") {
+  SUBCASE("string for an integer") {
+    std::string yaml = JobSet("  ttlSecondsAfterFinished: soon\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/type", "spec.ttlSecondsAfterFinished",
+                "spec.ttlSecondsAfterFinished: Invalid value: \"string\": "
+                "spec.ttlSecondsAfterFinished in body must be of type integer: \"string\"",
+                6, 28);
+    }
+  }
+  SUBCASE("float for an integer in the Job spec") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("parallelism: 1"), 14, "parallelism: 1.5");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/type", "spec.replicatedJobs[0].template.spec.parallelism",
+                "spec.replicatedJobs[0].template.spec.parallelism: Invalid value: \"number\": "
+                "spec.replicatedJobs[0].template.spec.parallelism in body must be of type "
+                "integer: \"number\"",
+                11, 22);
+    }
+  }
+  SUBCASE("a whole float is an integer") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("replicas: 2"), 11, "replicas: 2.0");
+    CHECK(Builtin(yaml).empty());
+    CHECK(Crd(yaml).empty());
+  }
+  SUBCASE("object for a list") {
+    std::string yaml = kHead + "  replicatedJobs:\n    name: workers\n";
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/type", "spec.replicatedJobs",
+                "spec.replicatedJobs: Invalid value: \"object\": spec.replicatedJobs in body "
+                "must be of type array: \"object\"",
+                7, 5);
+    }
+  }
+  SUBCASE("number for a string in a list") {
+    std::string yaml = JobSet() + "              args: [\"a\", 1]\n";  // 18
+    const std::string field = "spec.replicatedJobs[0].template.spec.template.spec.containers[0].args[1]";
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/type", field,
+                field + ": Invalid value: \"integer\": " + field +
+                    " in body must be of type string: \"integer\"",
+                18, 27);
+    }
+  }
+  SUBCASE("boolean for a string label") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("  name: js\n"), 11, "  name: js\n  labels:\n    on: yes\n");
+    auto findings = Builtin(yaml);
+    ExpectOne(findings, "schema/type", "metadata.labels.on",
+              "metadata.labels.on: Invalid value: \"boolean\": metadata.labels.on in body must "
+              "be of type string: \"boolean\"",
+              6, 9);
+  }
+  SUBCASE("null fields are dropped, as kube-apiserver does") {
+    std::string yaml = JobSet("  suspend:\n  managedBy: null\n");
+    CHECK(Builtin(yaml).empty());
+    CHECK(Crd(yaml).empty());
+  }
+  SUBCASE("int-or-string quantities (CRD only)") {
+    std::string yaml = JobSet() +
+                       "              resources:\n"        // 18
+                       "                limits:\n"         // 19
+                       "                  cpu: 2\n"        // 20
+                       "                  memory: 1Gi\n"   // 21
+                       "                  gpu: true\n";    // 22
+    CHECK(Builtin(yaml).empty());
+    const std::string field =
+        "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.gpu";
+    ExpectOne(Crd(yaml), "schema/type", field,
+              field + ": Invalid value: \"boolean\": " + field +
+                  " in body must be of type integer,string: \"boolean\"",
+              22, 24);
+  }
+  SUBCASE("patterns (CRD only, matched with RE2)") {
+    std::string yaml = JobSet() +
+                       "              resources:\n"            // 18
+                       "                requests:\n"           // 19
+                       "                  memory: 1 GB\n";     // 20
+    CHECK(Builtin(yaml).empty());
+    const std::string field =
+        "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests."
+        "memory";
+    auto findings = Crd(yaml);
+    INFO(Describe(findings));
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].rule == "schema/invalid");
+    CHECK(findings[0].field == field);
+    CHECK(findings[0].message.rfind(field + ": Invalid value: \"1 GB\": " + field +
+                                        " in body should match '^(\\+|-)?",
+                                    0) == 0);
+    CHECK(findings[0].mark.line == 20);
+    CHECK(findings[0].mark.column == 27);
+  }
+}
+
+TEST_CASE("schema: enums") {
+  SUBCASE("failure policy action") {
+    std::string yaml = JobSet(
+        "  failurePolicy:\n"         // 6
+        "    rules:\n"               // 7
+        "    - name: r\n"            // 8
+        "      action: Foo\n");      // 9
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/enum", "spec.failurePolicy.rules[0].action",
+                "spec.failurePolicy.rules[0].action: Unsupported value: \"Foo\": supported values: "
+                "\"FailJobSet\", \"RestartJobSet\", \"RestartJobSetAndIgnoreMaxRestarts\", "
+                "\"RestartJob\", \"RestartJobAndIgnoreMaxRestarts\"",
+                9, 15);
+    }
+  }
+  SUBCASE("dependsOn status") {
+    std::string yaml = JobSet("", "    dependsOn:\n    - name: a\n      status: Done\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/enum", "spec.replicatedJobs[0].dependsOn[0].status",
+                "spec.replicatedJobs[0].dependsOn[0].status: Unsupported value: \"Done\": "
+                "supported values: \"Ready\", \"Complete\"",
+                20, 15);
+    }
+  }
+  SUBCASE("Job completionMode: only in the built-in schema") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("parallelism: 1"), 14, "completionMode: indexed");
+    ExpectOne(Builtin(yaml), "schema/enum", "spec.replicatedJobs[0].template.spec.completionMode",
+              "spec.replicatedJobs[0].template.spec.completionMode: Unsupported value: "
+              "\"indexed\": supported values: \"NonIndexed\", \"Indexed\"",
+              11, 25);
+    CHECK(Crd(yaml).empty());
+  }
+}
+
+TEST_CASE("schema: required fields") {
+  SUBCASE("replicated job name") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("  - name: workers\n    replicas"), 30, "  - replicas");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/required", "spec.replicatedJobs[0].name",
+                "spec.replicatedJobs[0].name: Required value", 7, 5);
+    }
+  }
+  SUBCASE("success policy operator") {
+    std::string yaml = JobSet("  successPolicy:\n    targetReplicatedJobs: [workers]\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/required", "spec.successPolicy.operator",
+                "spec.successPolicy.operator: Required value", 6, 3);
+    }
+  }
+  SUBCASE("a null value does not satisfy required") {
+    std::string yaml = JobSet("  startupPolicy:\n    startupPolicyOrder: null\n");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/required", "spec.startupPolicy.startupPolicyOrder",
+                "spec.startupPolicy.startupPolicyOrder: Required value", 6, 3);
+    }
+  }
+  SUBCASE("the pod template") {
+    std::string yaml = kHead +
+                       "  replicatedJobs:\n"   // 6
+                       "  - name: w\n"         // 7
+                       "    template:\n"       // 8
+                       "      spec:\n"         // 9
+                       "        completions: 2\n";
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/required", "spec.replicatedJobs[0].template.spec.template",
+                "spec.replicatedJobs[0].template.spec.template: Required value", 9, 7);
+    }
+  }
+}
+
+TEST_CASE("schema: minimum and maxItems") {
+  SUBCASE("negative replicas") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("replicas: 2"), 11, "replicas: -1");
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/minimum", "spec.replicatedJobs[0].replicas",
+                "spec.replicatedJobs[0].replicas: Invalid value: -1: "
+                "spec.replicatedJobs[0].replicas in body should be greater than or equal to 0",
+                8, 15);
+    }
+  }
+  SUBCASE("zero replicas are fine") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("replicas: 2"), 11, "replicas: 0");
+    CHECK(Builtin(yaml).empty());
+    CHECK(Crd(yaml).empty());
+  }
+  SUBCASE("six dependencies") {
+    std::string deps = "    dependsOn:\n";  // 18
+    for (int i = 0; i < 6; ++i) {
+      deps += "    - name: j" + std::to_string(i) + "\n      status: Ready\n";
+    }
+    std::string yaml = JobSet("", deps);
+    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+      ExpectOne(findings, "schema/max-items", "spec.replicatedJobs[0].dependsOn",
+                "spec.replicatedJobs[0].dependsOn: Too many: 6: must have at most 5 items", 19,
+                5);
+    }
+  }
+}
+
+TEST_CASE("schema: several problems give one finding each, in document order") {
+  std::string yaml = JobSet(
+      "  ttlSecondsAfterFinished: -5\n"   // 6
+      "  successPolicy:\n"                // 7
+      "    operator: Some\n",             // 8
+      "    dependsOn:\n"                  // 18
+      "    - name: a\n");                 // 19
+  for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    INFO(Describe(findings));
+    REQUIRE(findings.size() == 3);
+    CHECK(findings[0].rule == "schema/minimum");
+    CHECK(findings[1].rule == "schema/enum");
+    CHECK(findings[2].rule == "schema/required");
+    CHECK(findings[2].field == "spec.replicatedJobs[0].dependsOn[0].status");
+  }
+}
+
+TEST_CASE("schema: one compiled schema serves several threads") {
+  auto builtin = BuiltinJobSetSchema();
+  auto crd = CrdSchema();
+  std::string yaml = JobSet("  ttlSecondsAfterFinished: -1\n");
+  SourceFile f = ParseSource("test.yaml", yaml);
+  const Node& object = f.documents[0].root;
+  std::vector<int> counts(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        counts[t] += static_cast<int>(ValidateSchema(t % 2 ? *builtin : *crd, object).size());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int c : counts) CHECK(c == 200);
+}
+
+TEST_CASE("schema: CompileCrdSchema refuses what it cannot use") {
+  std::string error;
+  SUBCASE("not a CRD") {
+    SourceFile f = ParseSource("x.yaml", JobSet());
+    CHECK_FALSE(CompileCrdSchema(f.documents[0].root, "v1alpha2", &error));
+    CHECK(error == "not a CustomResourceDefinition (apiVersion \"jobset.x-k8s.io/v1alpha2\", "
+                   "kind \"JobSet\")");
+  }
+  SUBCASE("an unknown version") {
+    CHECK_FALSE(CompileCrdSchema(LoadCrd(), "v9", &error));
+    CHECK(error == "CustomResourceDefinition \"jobsets.jobset.x-k8s.io\" has no version \"v9\" "
+                   "(it has v1alpha2)");
+  }
+  SUBCASE("no version named: the first served one") {
+    CHECK(CompileCrdSchema(LoadCrd(), "", &error));
+  }
+  SUBCASE("a schema that is not a schema") {
+    SourceFile f = ParseSource("crd.yaml",
+                               "apiVersion: apiextensions.k8s.io/v1\n"
+                               "kind: CustomResourceDefinition\n"
+                               "metadata: {name: x.y}\n"
+                               "spec:\n"
+                               "  versions:\n"
+                               "  - name: v1\n"
+                               "    served: true\n"
+                               "    schema:\n"
+                               "      openAPIV3Schema:\n"
+                               "        type: object\n"
+                               "        properties:\n"
+                               "          spec: {type: thing}\n");
+    CHECK_FALSE(CompileCrdSchema(f.documents[0].root, "v1", &error));
+    CHECK(error == "openAPIV3Schema.properties.spec.type: unsupported type \"thing\"");
+  }
+}
+
+TEST_CASE("schema: CRD conversion keeps preserve-unknown-fields open and nullable fields") {
+  SourceFile f = ParseSource("crd.yaml",
+                             "apiVersion: apiextensions.k8s.io/v1\n"
+                             "kind: CustomResourceDefinition\n"
+                             "metadata: {name: things.example.com}\n"
+                             "spec:\n"
+                             "  versions:\n"
+                             "  - name: v1\n"
+                             "    served: true\n"
+                             "    schema:\n"
+                             "      openAPIV3Schema:\n"
+                             "        type: object\n"
+                             "        properties:\n"
+                             "          spec:\n"
+                             "            type: object\n"
+                             "            properties:\n"
+                             "              open: {type: object, "
+                             "x-kubernetes-preserve-unknown-fields: true}\n"
+                             "              size: {type: integer, nullable: true, maximum: 3, "
+                             "exclusiveMaximum: true}\n"
+                             "              name: {type: string, maxLength: 3}\n");
+  std::string error;
+  auto schema = CompileCrdSchema(f.documents[0].root, "v1", &error);
+  INFO(error);
+  REQUIRE(schema);
+  CHECK(Check(*schema, "kind: Thing\nmetadata: {name: a}\nspec: {open: {x: 1}, size: 2}\n")
+            .empty());
+  ExpectOne(Check(*schema, "spec: {size: 3}\n"), "schema/minimum", "spec.size",
+            "spec.size: Invalid value: 3: spec.size in body should be less than 3", 1, 14);
+  ExpectOne(Check(*schema, "spec: {name: abcd}\n"), "schema/invalid", "spec.name",
+            "spec.name: Too long: may not be more than 3 bytes", 1, 14);
+  ExpectOne(Check(*schema, "metadata: {nam: a}\n"), "schema/unknown-field", "metadata.nam",
+            "unknown field \"metadata.nam\"", 1, 12);
+}
+
+}  // namespace jobset
