@@ -9,8 +9,12 @@ namespace jobset {
 namespace {
 
 constexpr std::string_view kActionNames[] = {
-    "FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts",
-    "RestartJob", "RestartJobAndIgnoreMaxRestarts", "Unknown",
+    "FailJobSet",
+    "RestartJobSet",
+    "RestartJobSetAndIgnoreMaxRestarts",
+    "RestartJob",
+    "RestartJobAndIgnoreMaxRestarts",
+    "Unknown",
 };
 
 // Marks in StepOutcome::scratch_first_rule.
@@ -38,16 +42,34 @@ bool MatchesIgnoringMessage(const PreparedPolicy& policy, const PreparedRule& ru
 bool MessageMatches(const PreparedRule& rule, std::string_view message) {
   if (!rule.has_patterns) return true;
   const re2::StringPiece text(message.data(), message.size());
+  if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
   for (const auto& re : rule.patterns) {
     if (re2::RE2::PartialMatch(text, *re)) return true;
   }
   return false;
 }
 
-// A rule that cannot match any message: it has patterns and none of them compiled.
-bool NeverMatches(const PreparedRule& rule) {
-  return rule.has_patterns && rule.patterns.empty();
+// One regex for the patterns of a rule that compiled, when there are several: an unanchored
+// search for `(?:a)|(?:b)` matches exactly when one of `a`, `b` does (flags such as `(?i)` stay
+// inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`.
+std::shared_ptr<const re2::RE2> Combine(const std::vector<std::string>& patterns,
+                                        const std::vector<std::string>& errors,
+                                        const re2::RE2::Options& options) {
+  std::string alternation;
+  int count = 0;
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    if (!errors[i].empty()) continue;
+    if (patterns[i].find("\\Q") != std::string::npos) return nullptr;
+    if (count++ > 0) alternation += '|';
+    alternation.append("(?:").append(patterns[i]).append(")");
+  }
+  if (count < 2) return nullptr;
+  auto re = std::make_shared<const re2::RE2>(alternation, options);
+  return re->ok() ? re : nullptr;
 }
+
+// A rule that cannot match any message: it has patterns and none of them compiled.
+bool NeverMatches(const PreparedRule& rule) { return rule.has_patterns && rule.patterns.empty(); }
 
 bool ActionIsStuck(const PreparedPolicy& policy, PolicyAction action) {
   return action == PolicyAction::kUnknown ||
@@ -169,8 +191,8 @@ void DiscardAlive(std::vector<FailureFate>* fates) {
 }
 
 // The reconcile passes of one step over `f` (out->fates[i] belongs to f[i]).
-void RunPasses(const PreparedPolicy& policy, ControllerState* state,
-               std::span<const JobFailure> f, int64_t now, StepOutcome* out) {
+void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
+               int64_t now, StepOutcome* out) {
   std::vector<int>& first_rule = out->scratch_first_rule;
   if (policy.has_failure_policy) {
     first_rule.resize(f.size());
@@ -279,10 +301,10 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state,
         const int64_t len = restarts.empty() ? replicas : static_cast<int64_t>(restarts.size());
         if (job.index >= len) {
           out->stuck = true;
-          out->stuck_error = "failed job " + JobName(policy, job.rjob, job.index) +
-                             " has index " + std::to_string(job.index) +
-                             " out of bounds for replicated job " + policy.rjob_names[job.rjob] +
-                             " (replicas: " + std::to_string(len) + ")";
+          out->stuck_error = "failed job " + JobName(policy, job.rjob, job.index) + " has index " +
+                             std::to_string(job.index) + " out of bounds for replicated job " +
+                             policy.rjob_names[job.rjob] + " (replicas: " + std::to_string(len) +
+                             ")";
           break;
         }
         if (restarts.empty()) restarts.assign(replicas, 0);
@@ -311,8 +333,9 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state,
       }
       case PolicyAction::kUnknown:
         out->stuck = true;
-        out->stuck_error = "failed to find a corresponding action for the FailurePolicyRuleAction " +
-                           policy.rules[rule].action_text;
+        out->stuck_error =
+            "failed to find a corresponding action for the FailurePolicyRuleAction " +
+            policy.rules[rule].action_text;
         break;
     }
     pass.restarts = state->restarts;
@@ -336,8 +359,8 @@ void KeepPending(std::span<const JobFailure> f, const std::vector<FailureFate>& 
   std::vector<PendingFailure> still;
   for (size_t i = 0; i < f.size(); ++i) {
     if (fates[i] != FailureFate::kPending) continue;
-    still.push_back({f[i].rjob, f[i].index, std::string(f[i].reason), std::string(f[i].message),
-                     f[i].time});
+    still.push_back(
+        {f[i].rjob, f[i].index, std::string(f[i].reason), std::string(f[i].message), f[i].time});
   }
   *pending = std::move(still);  // `f` may point into the old `pending`: copy first.
 }
@@ -398,12 +421,12 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
         rule.pattern_errors.push_back(re->error());
       }
     }
+    rule.combined = Combine(in.on_job_failure_message_patterns, rule.pattern_errors, options);
     rule.applies_to_rjob.resize(p.rjob_names.size(), 0);
     for (size_t k = 0; k < p.rjob_names.size(); ++k) {
       const std::vector<std::string>& targets = in.target_replicated_jobs;
-      rule.applies_to_rjob[k] =
-          targets.empty() ||
-          std::find(targets.begin(), targets.end(), p.rjob_names[k]) != targets.end();
+      rule.applies_to_rjob[k] = targets.empty() || std::find(targets.begin(), targets.end(),
+                                                             p.rjob_names[k]) != targets.end();
     }
     p.rules.push_back(std::move(rule));
   }
@@ -417,8 +440,7 @@ int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name) {
   return -1;
 }
 
-std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_name,
-                         int64_t index) {
+std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_name, int64_t index) {
   std::string name;
   name.reserve(jobset_name.size() + rjob_name.size() + 22);
   name.append(jobset_name).append("-").append(rjob_name).append("-");
@@ -437,26 +459,37 @@ bool RuleMatches(const PreparedPolicy& policy, const PreparedRule& rule, int rjo
 
 std::string_view ReasonText(const PreparedPolicy& policy, const StatusText& text) {
   switch (text.reason) {
-    case StatusReason::kNone: return "";
-    case StatusReason::kFailedJobs: return "FailedJobs";
-    case StatusReason::kFailJobSetFailurePolicyAction: return "FailJobSetFailurePolicyAction";
-    case StatusReason::kReachedMaxRestarts: return "ReachedMaxRestarts";
+    case StatusReason::kNone:
+      return "";
+    case StatusReason::kFailedJobs:
+      return "FailedJobs";
+    case StatusReason::kFailJobSetFailurePolicyAction:
+      return "FailJobSetFailurePolicyAction";
+    case StatusReason::kReachedMaxRestarts:
+      return "ReachedMaxRestarts";
     case StatusReason::kFailurePolicyRule:
       if (text.rule >= 0 && static_cast<size_t>(text.rule) < policy.rules.size()) {
         return policy.rules[text.rule].condition_reason;
       }
       return "FailurePolicy_";
-    case StatusReason::kDefaultFailurePolicy: return "DefaultFailurePolicy";
-    case StatusReason::kJobsReady: return "JobsReady";
-    case StatusReason::kJobSetFailed: return "JobSetFailed";
-    case StatusReason::kJobSetCompleted: return "JobSetCompleted";
-    case StatusReason::kJobSetSuspended: return "JobSetSuspended";
-    case StatusReason::kAllJobsCompleted: return "AllJobsCompleted";
+    case StatusReason::kDefaultFailurePolicy:
+      return "DefaultFailurePolicy";
+    case StatusReason::kJobsReady:
+      return "JobsReady";
+    case StatusReason::kJobSetFailed:
+      return "JobSetFailed";
+    case StatusReason::kJobSetCompleted:
+      return "JobSetCompleted";
+    case StatusReason::kJobSetSuspended:
+      return "JobSetSuspended";
+    case StatusReason::kAllJobsCompleted:
+      return "AllJobsCompleted";
     case StatusReason::kRestartJobSetFailurePolicyAction:
       return "RestartJobSetFailurePolicyAction";
     case StatusReason::kRestartJobSetAndIgnoreMaxRestartsFailurePolicyAction:
       return "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction";
-    case StatusReason::kRestartJobFailurePolicyAction: return "RestartJobFailurePolicyAction";
+    case StatusReason::kRestartJobFailurePolicyAction:
+      return "RestartJobFailurePolicyAction";
     case StatusReason::kRestartJobAndIgnoreMaxRestartsFailurePolicyAction:
       return "RestartJobAndIgnoreMaxRestartsFailurePolicyAction";
   }
@@ -466,18 +499,29 @@ std::string_view ReasonText(const PreparedPolicy& policy, const StatusText& text
 std::string MessageText(const PreparedPolicy& policy, const StatusText& text) {
   std::string m;
   switch (text.message) {
-    case StatusMessage::kNone: break;
-    case StatusMessage::kFailedJobs: m = "jobset failed due to one or more job failures"; break;
+    case StatusMessage::kNone:
+      break;
+    case StatusMessage::kFailedJobs:
+      m = "jobset failed due to one or more job failures";
+      break;
     case StatusMessage::kReachedMaxRestarts:
       m = "jobset failed due to reaching max number of restarts";
       break;
     case StatusMessage::kApplyingAction:
       m.append("applying ").append(ActionName(text.action)).append(" failure policy action");
       break;
-    case StatusMessage::kAllJobsReady: m = "all jobs are ready"; break;
-    case StatusMessage::kJobSetFailed: m = "jobset failed"; break;
-    case StatusMessage::kJobSetCompleted: m = "jobset completed successfully"; break;
-    case StatusMessage::kJobSetSuspended: m = "jobset is suspended"; break;
+    case StatusMessage::kAllJobsReady:
+      m = "all jobs are ready";
+      break;
+    case StatusMessage::kJobSetFailed:
+      m = "jobset failed";
+      break;
+    case StatusMessage::kJobSetCompleted:
+      m = "jobset completed successfully";
+      break;
+    case StatusMessage::kJobSetSuspended:
+      m = "jobset is suspended";
+      break;
   }
   if (text.rjob >= 0 && static_cast<size_t>(text.rjob) < policy.rjob_names.size()) {
     m.append(" (first failed job: ").append(JobName(policy, text.rjob, text.index)).append(")");
@@ -499,9 +543,12 @@ bool SameText(const PreparedPolicy& policy, const StatusText& a, const StatusTex
 
 std::string_view TerminalStateName(TerminalState state) {
   switch (state) {
-    case TerminalState::kNone: return "";
-    case TerminalState::kFailed: return "Failed";
-    case TerminalState::kCompleted: return "Completed";
+    case TerminalState::kNone:
+      return "";
+    case TerminalState::kFailed:
+      return "Failed";
+    case TerminalState::kCompleted:
+      return "Completed";
   }
   return "";
 }

@@ -1,6 +1,7 @@
-// The JobSet controller's failure-policy algorithm (jobset-failure-policy-semantics.md §2, §6-§8,
-// §10) as a pure, deterministic library: `explain` asks it what one failure would do, `simulate`
-// replays steps of failures through it, and the Monte Carlo simulator calls it millions of times.
+// The JobSet controller's failure-policy algorithm (jobset-failure-policy-semantics.md
+// §2, §6-§8, §10) as a pure, deterministic library: `explain` asks it what one failure would
+// do, `simulate` replays steps of failures through it, and the Monte Carlo simulator calls it
+// millions of times.
 //
 // Hot path: PreparePolicy compiles every RE2 pattern once; ApplyFailures builds no strings
 // (condition texts are kept as small structured values and rendered on demand by ReasonText and
@@ -57,26 +58,31 @@ struct PreparedRule {
   std::string name;              ///< As written; failurePolicyRule<i> when empty (webhook D8).
   std::string condition_reason;  ///< "FailurePolicy_<name>", the RestartingJobSet reason.
   PolicyAction action = PolicyAction::kUnknown;
-  std::string action_text;                  ///< As written (named in the unknown-action error).
-  std::vector<std::string> reasons;         ///< onJobFailureReasons; empty = any reason.
-  bool has_patterns = false;                ///< onJobFailureMessagePatterns is non-empty.
+  std::string action_text;           ///< As written (named in the unknown-action error).
+  std::vector<std::string> reasons;  ///< onJobFailureReasons; empty = any reason.
+  bool has_patterns = false;         ///< onJobFailureMessagePatterns is non-empty.
   /// The patterns that compiled, in order (RE2, Go defaults). When has_patterns and this is
   /// empty, the rule never matches.
   std::vector<std::shared_ptr<const re2::RE2>> patterns;
+  /// When several patterns compiled: one alternation `(?:p1)|(?:p2)|...` of them, matched in a
+  /// single scan (the same answer as trying each in turn); null when it could not be built.
+  std::shared_ptr<const re2::RE2> combined;
   std::vector<std::string> pattern_errors;  ///< Per pattern as written: "" or RE2's error.
   std::vector<uint8_t> applies_to_rjob;     ///< Per rjob index: 1 when the target list admits it.
 };
 
 /// A JobSet's failure policy prepared once (patterns compiled, names resolved): the read-only
-/// input of every decision. Copies share the compiled patterns; safe to share between threads.
+/// input of every decision. Copies share the compiled patterns; safe to share between threads
+/// (RE2 guards its lazily built DFA with a lock: a heavily threaded caller may prefer one
+/// PreparePolicy per thread).
 struct PreparedPolicy {
-  std::string jobset_name;               ///< Prefix of child job names.
-  std::vector<std::string> rjob_names;   ///< spec.replicatedJobs[].name, in spec order.
-  std::vector<int64_t> rjob_replicas;    ///< spec.replicatedJobs[].replicas.
-  bool has_failure_policy = false;       ///< spec.failurePolicy present (`{}` counts as present).
-  int64_t max_restarts = 0;              ///< May be negative: then no counted restart is allowed.
+  std::string jobset_name;              ///< Prefix of child job names.
+  std::vector<std::string> rjob_names;  ///< spec.replicatedJobs[].name, in spec order.
+  std::vector<int64_t> rjob_replicas;   ///< spec.replicatedJobs[].replicas.
+  bool has_failure_policy = false;      ///< spec.failurePolicy present (`{}` counts as present).
+  int64_t max_restarts = 0;             ///< May be negative: then no counted restart is allowed.
   std::string restart_strategy = "Recreate";
-  std::vector<PreparedRule> rules;       ///< In spec order.
+  std::vector<PreparedRule> rules;  ///< In spec order.
   FeatureGates gates;
 };
 
@@ -89,8 +95,7 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates);
 int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name);
 
 /// `<jobset>-<rjob>-<index>`, the name the controller gives a child Job.
-std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_name,
-                         int64_t index);
+std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_name, int64_t index);
 
 /// ChildJobName for a job of `policy` (rjob must be a valid index).
 std::string JobName(const PreparedPolicy& policy, int rjob, int64_t index);
@@ -144,8 +149,8 @@ struct StatusText {
   int rule = -1;  ///< kFailurePolicyRule: index into PreparedPolicy::rules.
   StatusMessage message = StatusMessage::kNone;
   PolicyAction action = PolicyAction::kUnknown;  ///< kApplyingAction: the action named.
-  int rjob = -1;       ///< The first failed job's rjob index, or -1 for no job suffix.
-  int64_t index = 0;   ///< The first failed job's index.
+  int rjob = -1;      ///< The first failed job's rjob index, or -1 for no job suffix.
+  int64_t index = 0;  ///< The first failed job's index.
 };
 
 /// The reason as upstream writes it ("ReachedMaxRestarts", "FailurePolicy_<rule>", ...).
@@ -209,7 +214,7 @@ struct ControllerState {
   /// Failures of earlier steps still failed because the controller is stuck (an action that
   /// errors every pass); they take part, in front, in the next ApplyFailures call.
   std::vector<PendingFailure> pending;
-  bool record_events = false;     ///< Append to `events` (off by default: costs allocations).
+  bool record_events = false;       ///< Append to `events` (off by default: costs allocations).
   std::vector<StatusEvent> events;  ///< Emitted events, in order.
 };
 
@@ -233,32 +238,34 @@ void MarkCompleted(const PreparedPolicy& policy, ControllerState* state, int64_t
 /// One child Job that failed: `<jobset>-<rjobs[rjob]>-<index>` with a Failed=True condition.
 /// The strings are borrowed for the duration of the call.
 struct JobFailure {
-  int rjob = 0;                 ///< Index into PreparedPolicy::rjob_names.
-  int64_t index = 0;            ///< Job index within the replicated job.
-  std::string_view reason;      ///< Condition reason: one of the five, empty, or anything.
-  std::string_view message;     ///< Condition message.
-  int64_t time = 0;             ///< Condition lastTransitionTime (any unit, one clock).
+  int rjob = 0;              ///< Index into PreparedPolicy::rjob_names.
+  int64_t index = 0;         ///< Job index within the replicated job.
+  std::string_view reason;   ///< Condition reason: one of the five, empty, or anything.
+  std::string_view message;  ///< Condition message.
+  int64_t time = 0;          ///< Condition lastTransitionTime (any unit, one clock).
 };
 
 /// What became of one failure given to ApplyFailures.
 enum class FailureFate : uint8_t {
-  kHandled,    ///< A pass chose it (its name is in the conditions/events of that pass).
-  kDiscarded,  ///< Deleted with a global restart, or left failed once the JobSet is terminal.
-  kPending,    ///< The controller is stuck; it stays failed (ControllerState::pending).
-  kIgnored,    ///< The JobSet was terminal before the step, or the job was already pending.
+  kHandled,  ///< A pass chose it (its name is in the conditions/events of that pass).
+  /// Deleted with a global restart (or with its job's individual restart, when the same job is
+  /// listed twice), or left failed once the JobSet became terminal.
+  kDiscarded,
+  kPending,  ///< The controller is stuck; it stays failed (ControllerState::pending).
+  kIgnored,  ///< The JobSet was terminal before the step, or the job was already pending.
 };
 
-/// One reconcile pass that applied a failure-policy action.
+/// One reconcile pass that applied a failure-policy action (or, when stuck, tried to).
 struct PassOutcome {
-  int rjob = 0;             ///< The failed job chosen.
+  int rjob = 0;  ///< The failed job chosen.
   int64_t index = 0;
-  int rule = -1;            ///< Index of the rule applied; -1: default action or no policy.
+  int rule = -1;  ///< Index of the rule applied; -1: default action or no policy.
   PolicyAction action = PolicyAction::kFailJobSet;  ///< No policy reports kFailJobSet.
-  bool no_policy = false;   ///< spec.failurePolicy absent: Failed/FailedJobs.
-  bool counted = false;     ///< Consumed maxRestarts budget (RestartJobSet/RestartJob applied).
-  bool reached_max = false; ///< The limit check failed the JobSet (ReachedMaxRestarts).
-  bool stuck = false;       ///< The pass errored and wrote nothing (see StepOutcome::stuck).
-  int64_t restarts = 0;     ///< Counters after the pass.
+  bool no_policy = false;    ///< spec.failurePolicy absent: Failed/FailedJobs.
+  bool counted = false;      ///< Consumed maxRestarts budget (RestartJobSet/RestartJob applied).
+  bool reached_max = false;  ///< The limit check failed the JobSet (ReachedMaxRestarts).
+  bool stuck = false;        ///< The pass errored and wrote nothing (see StepOutcome::stuck).
+  int64_t restarts = 0;      ///< Counters after the pass.
   int64_t restarts_count_towards_max = 0;
   int64_t counted_restarts = 0;  ///< CountedRestarts after the pass.
   TerminalState terminal_state = TerminalState::kNone;
@@ -298,7 +305,7 @@ struct Decision {
   /// The action: the rule's; RestartJobSet by default; FailJobSet without a failure policy.
   PolicyAction action = PolicyAction::kFailJobSet;
   bool counts_towards_max = false;  ///< The action consumes maxRestarts budget.
-  bool conditional = false;  ///< The rule has message patterns (matches only some messages).
+  bool conditional = false;         ///< The rule has message patterns (matches only some messages).
   /// The controller would error every pass instead (RestartJob* with gate RestartJob off, or an
   /// unknown action).
   bool stuck = false;

@@ -132,8 +132,8 @@ TEST_CASE("engine: §11 example 1: default action up to maxRestarts, then Reache
 }
 
 TEST_CASE("engine: §11 example 2: individual restarts are handled one per pass") {
-  Sim sim = MakeSim("rj=3", "{maxRestarts: 1, rules: [{name: w, action: RestartJob}]}",
-                    RestartJobGate());
+  Sim sim =
+      MakeSim("rj=3", "{maxRestarts: 1, rules: [{name: w, action: RestartJob}]}", RestartJobGate());
   StepOutcome o = sim.Step({Fail(0, 0, kBackoff, 1), Fail(0, 2, kBackoff, 2)});
   REQUIRE(o.passes.size() == 2);
   CHECK(o.passes[0].rjob == 0);
@@ -234,9 +234,10 @@ TEST_CASE("engine: RestartJobSet via a rule uses FailurePolicy_<rule> and counts
 }
 
 TEST_CASE("engine: RestartJobSetAndIgnoreMaxRestarts never consumes budget nor fails") {
-  Sim sim = MakeSim("rj=1",
-                    "{maxRestarts: 0, rules: [{name: ignore, action: "
-                    "RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [PodFailurePolicy]}]}");
+  Sim sim =
+      MakeSim("rj=1",
+              "{maxRestarts: 0, rules: [{name: ignore, action: "
+              "RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [PodFailurePolicy]}]}");
   for (int i = 1; i <= 5; ++i) {
     StepOutcome o = sim.Step({Fail(0, 0, kPodFailurePolicy, i)});
     REQUIRE(o.passes.size() == 1);
@@ -353,9 +354,10 @@ TEST_CASE("engine: maxRestarts k allows exactly k counted restarts, the k+1-th f
 }
 
 TEST_CASE("engine: negative maxRestarts fails the first counted restart only") {
-  Sim sim = MakeSim("rj=1",
-                    "{maxRestarts: -1, rules: [{name: ign, action: "
-                    "RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [DeadlineExceeded]}]}");
+  Sim sim =
+      MakeSim("rj=1",
+              "{maxRestarts: -1, rules: [{name: ign, action: "
+              "RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [DeadlineExceeded]}]}");
   CHECK(sim.policy.max_restarts == -1);
   sim.Step({Fail(0, 0, kDeadline, 1)});
   CHECK(sim.state.restarts == 1);
@@ -369,11 +371,12 @@ TEST_CASE("engine: negative maxRestarts fails the first counted restart only") {
 }
 
 TEST_CASE("engine: rule-major selection: an earlier rule matching a later failure wins") {
-  Sim sim = MakeSim("rj=3",
-                    "{maxRestarts: 3, rules: ["
-                    "{name: first, action: RestartJobSet, onJobFailureReasons: [DeadlineExceeded]},"
-                    "{name: second, action: FailJobSet, onJobFailureReasons: [BackoffLimitExceeded]}"
-                    "]}");
+  Sim sim =
+      MakeSim("rj=3",
+              "{maxRestarts: 3, rules: ["
+              "{name: first, action: RestartJobSet, onJobFailureReasons: [DeadlineExceeded]},"
+              "{name: second, action: FailJobSet, onJobFailureReasons: [BackoffLimitExceeded]}"
+              "]}");
   StepOutcome o = sim.Step({Fail(0, 0, kBackoff, 1), Fail(0, 1, kDeadline, 50)});
   REQUIRE(o.passes.size() == 1);
   CHECK(o.passes[0].rule == 0);
@@ -411,8 +414,8 @@ TEST_CASE("engine: within a rule the earliest failure wins; ties go to the order
 
 TEST_CASE("engine: simultaneous failures cause a single global restart") {
   Sim sim = MakeSim("rj=4", "{maxRestarts: 2}");
-  StepOutcome o = sim.Step({Fail(0, 3, kBackoff, 2), Fail(0, 1, kBackoff, 1),
-                            Fail(0, 0, kDeadline, 3)});
+  StepOutcome o =
+      sim.Step({Fail(0, 3, kBackoff, 2), Fail(0, 1, kBackoff, 1), Fail(0, 0, kDeadline, 3)});
   REQUIRE(o.passes.size() == 1);
   CHECK(o.passes[0].index == 1);
   CHECK(o.fates == std::vector<FailureFate>{FailureFate::kDiscarded, FailureFate::kHandled,
@@ -430,8 +433,8 @@ TEST_CASE("engine: a global restart after individual restarts in the same step e
                     "{name: w, action: RestartJob, targetReplicatedJobs: [workers]},"
                     "{name: l, action: RestartJobSet, targetReplicatedJobs: [leader]}]}",
                     RestartJobGate());
-  StepOutcome o = sim.Step({Fail(0, 0, kBackoff, 1), Fail(1, 0, kBackoff, 2),
-                            Fail(1, 1, kBackoff, 3)});
+  StepOutcome o =
+      sim.Step({Fail(0, 0, kBackoff, 1), Fail(1, 0, kBackoff, 2), Fail(1, 1, kBackoff, 3)});
   REQUIRE(o.passes.size() == 3);
   CHECK(o.passes[0].index == 0);
   CHECK(o.passes[0].rjob == 1);
@@ -493,6 +496,25 @@ TEST_CASE("engine: a pattern that does not compile never matches; the next one s
   CHECK(sim.FailedReason() == "FailJobSetFailurePolicyAction");
   CHECK(sim.FailedMessage() ==
         "applying FailJobSet failure policy action (first failed job: js-rj-1)");
+}
+
+TEST_CASE("engine: several patterns match as if tried one by one") {
+  PreparedPolicy p = Prepare("rj=1",
+                             "{rules: [{name: r, action: FailJobSet, "
+                             "onJobFailureMessagePatterns: ['(?i)preempt', 'OOM$', '^x|y$']},"
+                             "{name: q, action: FailJobSet, "
+                             "onJobFailureMessagePatterns: ['\\Qa)|(b', 'zzz']}]}");
+  REQUIRE(p.rules[0].combined != nullptr);
+  CHECK(p.rules[1].combined == nullptr);  // \Q is never combined
+  CHECK(Decide(p, 0, kBackoff, "node PREEMPTED").rule == 0);
+  CHECK(Decide(p, 0, kBackoff, "killed: OOM").rule == 0);
+  CHECK(Decide(p, 0, kBackoff, "killed: oom").rule == -1);  // (?i) stays in its pattern
+  CHECK(Decide(p, 0, kBackoff, "OOM killed").rule == -1);
+  CHECK(Decide(p, 0, kBackoff, "xa").rule == 0);
+  CHECK(Decide(p, 0, kBackoff, "ay").rule == 0);
+  CHECK(Decide(p, 0, kBackoff, "axa").rule == -1);
+  CHECK(Decide(p, 0, kBackoff, "a)|(b").rule == 1);
+  CHECK(Decide(p, 0, kBackoff, "b").rule == -1);
 }
 
 TEST_CASE("engine: targetReplicatedJobs restricts a rule to its replicated jobs") {
@@ -699,8 +721,8 @@ TEST_CASE("engine: an unknown action and an out-of-bounds index make the control
         "failed to find a corresponding action for the FailurePolicyRuleAction Explode");
   CHECK(sim.state.terminal_state == TerminalState::kNone);
 
-  Sim oob = MakeSim("rj=2", "{maxRestarts: 3, rules: [{name: r, action: RestartJob}]}",
-                    RestartJobGate());
+  Sim oob =
+      MakeSim("rj=2", "{maxRestarts: 3, rules: [{name: r, action: RestartJob}]}", RestartJobGate());
   o = oob.Step({Fail(0, 2, kBackoff, 1)});
   CHECK(o.stuck);
   CHECK(o.stuck_error ==
@@ -721,8 +743,8 @@ TEST_CASE("engine: invalid failures are refused without any change") {
 }
 
 TEST_CASE("engine: a reused outcome and a reset state give the same results") {
-  PreparedPolicy p = Prepare("rj=3", "{maxRestarts: 2, rules: [{name: r, action: RestartJob}]}",
-                             RestartJobGate());
+  PreparedPolicy p =
+      Prepare("rj=3", "{maxRestarts: 2, rules: [{name: r, action: RestartJob}]}", RestartJobGate());
   ControllerState state;
   StepOutcome out;
   std::vector<JobFailure> step = {Fail(0, 1, kBackoff, 1), Fail(0, 2, kBackoff, 1)};
@@ -821,9 +843,10 @@ TEST_CASE("engine: ExplainCell follows conditional rules down to an unconditiona
 
 TEST_CASE("engine: names, actions and texts") {
   CHECK(ChildJobName("train", "workers", 12) == "train-workers-12");
-  for (PolicyAction a : {PolicyAction::kFailJobSet, PolicyAction::kRestartJobSet,
-                         PolicyAction::kRestartJobSetAndIgnoreMaxRestarts,
-                         PolicyAction::kRestartJob, PolicyAction::kRestartJobAndIgnoreMaxRestarts}) {
+  for (PolicyAction a :
+       {PolicyAction::kFailJobSet, PolicyAction::kRestartJobSet,
+        PolicyAction::kRestartJobSetAndIgnoreMaxRestarts, PolicyAction::kRestartJob,
+        PolicyAction::kRestartJobAndIgnoreMaxRestarts}) {
     CHECK(ParseAction(ActionName(a)) == a);
   }
   CHECK(ParseAction("restartjobset") == PolicyAction::kUnknown);
