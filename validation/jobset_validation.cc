@@ -422,13 +422,18 @@ void FindingSink::Field(std::string_view rule, std::string_view path, std::strin
 }
 
 void FindingSink::Own(std::string_view rule, Severity severity, std::string_view locate,
-                      std::string message, PointAt at) {
+                      std::string message, std::string_view related, PointAt at) {
   Finding f;
   f.rule = std::string(rule);
   f.severity = severity;
   f.field = std::string(locate);
   f.message = std::move(message);
   f.mark = Locate(object_, locate, at);
+  if (!related.empty()) {
+    Mark m = Locate(object_, related);
+    f.note = "see " + std::string(related);
+    if (m.known()) f.note += " (line " + std::to_string(m.line) + ", column " + std::to_string(m.column) + ")";
+  }
   out_->push_back(std::move(f));
 }
 

@@ -27,9 +27,11 @@ class FindingSink {
   /// `locate` defaults to `path` (they differ where upstream reports a path that is not real).
   void Field(std::string_view rule, std::string_view path, std::string_view type, std::string value,
              std::string detail, std::string_view locate = {}, PointAt at = PointAt::kValue);
-  /// A finding of our own (a warning or info), with no upstream rendering.
+  /// A finding of our own (a warning or info), with no upstream rendering. `related` names the
+  /// other end of the problem (e.g. the template line a rule conflicts with); its position goes
+  /// into the finding's note.
   void Own(std::string_view rule, Severity severity, std::string_view locate, std::string message,
-           PointAt at = PointAt::kValue);
+           std::string_view related = {}, PointAt at = PointAt::kValue);
 
   const Node& object() const { return object_; }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "validation/analysis.h"
 #include "validation/defaults.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
@@ -55,6 +56,7 @@ std::vector<Finding> LintObject(const Node& object, const LintOptions& options) 
   FindingSink sink(defaulted, &findings);
   ValidateApiServerRules(defaulted, &sink);
   ValidateWebhookCreate(defaulted, options.gates, &sink);
+  AnalyzeJobSet(defaulted, options.gates, &sink);
   return findings;
 }
 

@@ -42,8 +42,10 @@ class NodeArray {
     if (!node.is_seq()) valijson::throwRuntimeError("Value is not an array.");
   }
 
+  /// The first item, and one past the last.
   NodeArrayIterator begin() const;
   NodeArrayIterator end() const;
+  /// Number of items.
   size_t size() const { return items_->size(); }
 
  private:
@@ -73,10 +75,12 @@ class NodeObject {
     if (!node.is_map()) valijson::throwRuntimeError("Value is not an object.");
   }
 
+  /// The first entry, and one past the last (null-valued entries included).
   NodeObjectIterator begin() const;
   NodeObjectIterator end() const;
   /// The entry named `name` with a non-null value, or end().
   NodeObjectIterator find(const std::string& name) const;
+  /// Number of entries, null-valued ones included.
   size_t size() const { return entries_->size(); }
 
  private:
@@ -94,7 +98,9 @@ class NodeFrozenValue : public valijson::adapters::FrozenValue {
   /// Copies `value`.
   explicit NodeFrozenValue(Node value) : value_(std::move(value)) {}
 
+  /// A new copy, owned by the caller.
   valijson::adapters::FrozenValue* clone() const override { return new NodeFrozenValue(value_); }
+  /// Whether the copy equals `other` (strictly typed or not).
   bool equalTo(const valijson::adapters::Adapter& other, bool strict) const override;
 
  private:
@@ -109,8 +115,12 @@ class NodeValue {
   /// A view of `node`, which must outlive this value.
   NodeValue(const Node& node) : node_(&node) {}  // NOLINT(runtime/explicit): as valijson's.
 
+  /// A copy of the value, owned by the caller.
   valijson::adapters::FrozenValue* freeze() const { return new NodeFrozenValue(*node_); }
 
+  // The getters give false (and leave `result` alone) when the value is of another type.
+
+  /// The items, when the value is a sequence.
   opt::optional<NodeArray> getArrayOptional() const {
     if (node_->is_seq()) return opt::make_optional(NodeArray(*node_));
     return {};
@@ -135,6 +145,7 @@ class NodeValue {
     result = node_->integer;
     return true;
   }
+  /// The entries, when the value is a mapping.
   opt::optional<NodeObject> getObjectOptional() const {
     if (node_->is_map()) return opt::make_optional(NodeObject(*node_));
     return {};
@@ -150,7 +161,10 @@ class NodeValue {
     return true;
   }
 
+  /// Node values are typed: "1" is a string, never a number.
   static bool hasStrictTypes() { return true; }
+
+  /// The kind of the value (an integer is a number, not a double).
 
   bool isArray() const { return node_->is_seq(); }
   bool isBool() const { return node_->is_bool(); }
@@ -200,6 +214,7 @@ class NodeArrayIterator {
   /// Wraps a position in a sequence's items.
   explicit NodeArrayIterator(std::vector<Node>::const_iterator it) : it_(it) {}
 
+  /// The item here, its address (through a proxy), comparison and movement.
   NodeAdapter operator*() const { return NodeAdapter(*it_); }
   valijson::adapters::DerefProxy<NodeAdapter> operator->() const {
     return valijson::adapters::DerefProxy<NodeAdapter>(**this);
@@ -237,6 +252,7 @@ class NodeObjectIterator {
   /// Wraps a position in a mapping's entries.
   explicit NodeObjectIterator(std::vector<MapEntry>::const_iterator it) : it_(it) {}
 
+  /// The entry here, its address (through a proxy), comparison and movement.
   NodeObjectMember operator*() const { return NodeObjectMember{it_->key, NodeAdapter(it_->value)}; }
   valijson::adapters::DerefProxy<NodeObjectMember> operator->() const {
     return valijson::adapters::DerefProxy<NodeObjectMember>(**this);

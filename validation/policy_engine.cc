@@ -1,5 +1,7 @@
 #include "validation/policy_engine.h"
 
+#include "validation/go_regexp.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -412,6 +414,11 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
     rule.reasons = in.on_job_failure_reasons;
     rule.has_patterns = !in.on_job_failure_message_patterns.empty();
     for (const std::string& pattern : in.on_job_failure_message_patterns) {
+      // Go's regexp rejects a little that C++ RE2 accepts (`\C`): never match those either.
+      if (std::string go_error = GoRegexpError(pattern); !go_error.empty()) {
+        rule.pattern_errors.push_back(go_error);
+        continue;
+      }
       auto re = std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()),
                                                  options);
       if (re->ok()) {

@@ -197,6 +197,7 @@ std::string RenderJson(const Json& j) {
 
 // ---- Comparing Node values with schema values -------------------------------------------------
 
+/// Whether `n` equals the schema value `j` (numbers by value, objects regardless of key order).
 bool EqualsJson(const Node& n, const Json& j) {
   switch (n.kind) {
     case Node::Kind::kNull: return j.is_null();
@@ -552,6 +553,7 @@ class Explainer {
 
 // ---- From a CRD's OpenAPI v3 schema to JSON Schema --------------------------------------------
 
+/// Whether `n` is the boolean true.
 bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
 
 /// Converts one OpenAPI v3 (structural) schema. `structural` is false inside allOf/anyOf/oneOf/
@@ -559,6 +561,7 @@ bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
 bool ConvertSchema(const Node& in, const std::string& where, bool structural, Json* out,
                    std::string* error);
 
+/// Converts the schemas of an allOf/anyOf/oneOf list (value validations only).
 bool ConvertList(const Node& in, const std::string& where, Json* out, std::string* error) {
   if (!in.is_seq()) {
     *error = where + ": must be a list of schemas";
@@ -668,9 +671,10 @@ bool ConvertSchema(const Node& in, const std::string& where, bool structural, Js
         *error = at + ": must be a number";
         return false;
       }
-      const Node* exclusive = in.Find(e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
-      std::string keyword = e.key;
-      if (IsTrue(exclusive)) keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+      // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
+      const char* exclusive_keyword =
+          e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+      const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
       o[keyword] = NodeToJson(v);
     } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
                e.key == "maxLength") {

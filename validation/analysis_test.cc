@@ -1,0 +1,391 @@
+#include "validation/analysis.h"
+
+#include <doctest/doctest.h>
+
+#include "validation/lint.h"
+#include "validation/loader.h"
+
+namespace jobset {
+namespace {
+
+// A JobSet with one replicated job `workers`; `policy` goes under spec, `job` under the Job
+// template's spec, `pod` under the pod spec (each indented by the caller's text).
+std::string Manifest(const std::string& policy, const std::string& job = "",
+                     const std::string& pod = "restartPolicy: Never\n") {
+  std::string out =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+      "kind: JobSet\n"
+      "metadata:\n"
+      "  name: train\n"
+      "spec:\n";
+  out += policy;
+  out +=
+      "  replicatedJobs:\n"
+      "  - name: workers\n"
+      "    replicas: 2\n"
+      "    template:\n"
+      "      spec:\n";
+  for (size_t pos = 0; pos < job.size();) {
+    size_t eol = job.find('\n', pos);
+    out += "        " + job.substr(pos, eol - pos + 1);
+    pos = eol + 1;
+  }
+  out +=
+      "        template:\n"
+      "          spec:\n";
+  for (size_t pos = 0; pos < pod.size();) {
+    size_t eol = pod.find('\n', pos);
+    out += "            " + pod.substr(pos, eol - pos + 1);
+    pos = eol + 1;
+  }
+  out +=
+      "            containers:\n"
+      "            - name: main\n"
+      "              image: busybox\n";
+  return out;
+}
+
+std::vector<Finding> Lint(const std::string& yaml, FeatureGates gates = {}) {
+  SourceFile f = ParseSource("t.yaml", yaml);
+  REQUIRE(f.documents.size() == 1);
+  REQUIRE(f.documents[0].parsed);
+  LintOptions o;
+  o.gates = gates;
+  o.schema = BuiltinJobSetSchema();
+  return LintObject(f.documents[0].root, o);
+}
+
+// The findings of one rule; every other finding must be absent (no errors, no noise).
+std::vector<Finding> Only(const std::string& yaml, const std::string& rule,
+                          FeatureGates gates = {}) {
+  std::vector<Finding> all = Lint(yaml, gates), mine;
+  for (const Finding& f : all) {
+    INFO(f.rule << ": " << f.message);
+    CHECK(f.severity != Severity::kError);
+    if (f.rule == rule) mine.push_back(f);
+  }
+  return mine;
+}
+
+const char kPfp[] =
+    "podFailurePolicy:\n"
+    "  rules:\n"
+    "  - action: FailJob\n"
+    "    onPodConditions:\n"
+    "    - type: DisruptionTarget\n";
+
+}  // namespace
+
+TEST_CASE("analysis: invalid RE2 pattern") {
+  std::string bad = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - action: FailJobSet\n"
+      "      onJobFailureMessagePatterns: [\"exit code (42\"]\n");
+  auto f = Only(bad, "failure-policy/invalid-pattern");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::kWarning);
+  CHECK(f[0].field == "spec.failurePolicy.rules[0].onJobFailureMessagePatterns[0]");
+  CHECK(f[0].mark.line == 9);
+  CHECK(f[0].mark.column == 37);
+  CHECK(f[0].message.find("never matches") != std::string::npos);
+  CHECK(Only(Manifest("  failurePolicy:\n"
+                      "    rules:\n"
+                      "    - action: FailJobSet\n"
+                      "      onJobFailureMessagePatterns: [\"exit code (42)\"]\n"),
+             "failure-policy/invalid-pattern")
+            .empty());
+  // C++ RE2 takes \\C, Go's regexp does not: the controller never matches it.
+  auto c = Only(Manifest("  failurePolicy:\n"
+                         "    rules:\n"
+                         "    - action: FailJobSet\n"
+                         "      onJobFailureMessagePatterns: ['x\\Cy']\n"),
+                "failure-policy/invalid-pattern");
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].message.find("invalid escape sequence") != std::string::npos);
+}
+
+TEST_CASE("analysis: reasons the Job template cannot produce") {
+  const std::string policy =
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - action: RestartJobSetAndIgnoreMaxRestarts\n"
+      "      onJobFailureReasons: [PodFailurePolicy, DeadlineExceeded, FailedIndexes]\n";
+  auto f = Only(Manifest(policy), "failure-policy/unreachable-reason");
+  REQUIRE(f.size() == 3);
+  CHECK(f[0].field == "spec.failurePolicy.rules[0].onJobFailureReasons[0]");
+  CHECK(f[0].message ==
+        "rule 'failurePolicyRule0' waits for reason PodFailurePolicy, which replicated job "
+        "'workers' cannot fail with: its Job template has no podFailurePolicy rule with action "
+        "FailJob");
+  CHECK(f[0].note == "see spec.replicatedJobs[0].template.spec (line 15, column 9)");
+  CHECK(f[1].message.find("activeDeadlineSeconds") != std::string::npos);
+  CHECK(f[2].message.find("backoffLimitPerIndex") != std::string::npos);
+  // The twin: a template that can produce each reason.
+  std::string job = std::string(kPfp) +
+                    "activeDeadlineSeconds: 3600\n"
+                    "backoffLimitPerIndex: 1\n";
+  CHECK(Only(Manifest(policy, job), "failure-policy/unreachable-reason").empty());
+}
+
+TEST_CASE("analysis: a rule after one that covers it never fires") {
+  std::string bad = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - name: anyWorker\n"
+      "      action: RestartJobSet\n"
+      "      targetReplicatedJobs: [workers]\n"
+      "    - name: workerBug\n"
+      "      action: FailJobSet\n"
+      "      onJobFailureReasons: [BackoffLimitExceeded]\n"
+      "      targetReplicatedJobs: [workers]\n");
+  auto f = Only(bad, "failure-policy/shadowed-rule");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field == "spec.failurePolicy.rules[1].name");
+  CHECK(f[0].mark.line == 11);
+  CHECK(f[0].message ==
+        "rule 'workerBug' can never fire: the earlier rule 'anyWorker' matches every failure it "
+        "matches, and the first matching rule wins");
+  CHECK(f[0].note == "see spec.failurePolicy.rules[0] (line 8, column 7)");
+  // The twin: the specific rule first.
+  std::string good = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - name: workerBug\n"
+      "      action: FailJobSet\n"
+      "      onJobFailureReasons: [BackoffLimitExceeded]\n"
+      "      targetReplicatedJobs: [workers]\n"
+      "    - name: anyWorker\n"
+      "      action: RestartJobSet\n"
+      "      targetReplicatedJobs: [workers]\n");
+  CHECK(Only(good, "failure-policy/shadowed-rule").empty());
+  // A conditional earlier rule (message patterns) does not shadow an unconditional one.
+  std::string conditional = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - action: RestartJobSet\n"
+      "      onJobFailureMessagePatterns: [\"exit code 143\"]\n"
+      "    - action: FailJobSet\n");
+  CHECK(Only(conditional, "failure-policy/shadowed-rule").empty());
+}
+
+TEST_CASE("analysis: negative maxRestarts") {
+  auto f = Only(Manifest("  failurePolicy:\n    maxRestarts: -1\n"),
+                "failure-policy/negative-max-restarts");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].mark.line == 7);
+  CHECK(Only(Manifest("  failurePolicy:\n    maxRestarts: 1\n"),
+             "failure-policy/negative-max-restarts")
+            .empty());
+}
+
+TEST_CASE("analysis: pod failure policy without restartPolicy Never, defaulted or explicit") {
+  // No restartPolicy: the JobSet webhook defaults it to OnFailure.
+  auto f = Only(Manifest("", kPfp, ""), "job-template/pod-failure-policy-restart-policy");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field == "spec.replicatedJobs[0].template.spec.podFailurePolicy");
+  CHECK(f[0].mark.line == 11);
+  CHECK(f[0].message.find("defaults it to OnFailure") != std::string::npos);
+  auto g = Only(Manifest("", kPfp, "restartPolicy: OnFailure\n"),
+                "job-template/pod-failure-policy-restart-policy");
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].message.find("has OnFailure;") != std::string::npos);
+  CHECK(g[0].note.find("(line 18, column 28)") != std::string::npos);
+  CHECK(Only(Manifest("", kPfp), "job-template/pod-failure-policy-restart-policy").empty());
+}
+
+TEST_CASE("analysis: onExitCodes the Job API refuses") {
+  auto codes = [](const std::string& container, const std::string& op, const std::string& values) {
+    return "podFailurePolicy:\n"
+           "  rules:\n"
+           "  - action: FailJob\n"
+           "    onExitCodes:\n"
+           "      containerName: " +
+           container +
+           "\n"
+           "      operator: " +
+           op +
+           "\n"
+           "      values: " +
+           values + "\n";
+  };
+  auto f = Only(Manifest("", codes("trainer", "In", "[1]")), "job-template/exit-code-container");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field ==
+        "spec.replicatedJobs[0].template.spec.podFailurePolicy.rules[0].onExitCodes.containerName");
+  CHECK(f[0].mark.line == 15);
+  CHECK(Only(Manifest("", codes("main", "In", "[1]")), "job-template/exit-code-container").empty());
+
+  auto z = Only(Manifest("", codes("main", "In", "[1, 0]")), "job-template/exit-code-zero");
+  REQUIRE(z.size() == 1);
+  CHECK(z[0].field ==
+        "spec.replicatedJobs[0].template.spec.podFailurePolicy.rules[0].onExitCodes.values[1]");
+  CHECK(
+      Only(Manifest("", codes("main", "NotIn", "[1, 0]")), "job-template/exit-code-zero").empty());
+
+  std::string many = "[";
+  for (int i = 1; i <= 256; ++i) many += (i > 1 ? "," : "") + std::to_string(i);
+  many += "]";
+  CHECK(Only(Manifest("", codes("main", "In", many)), "job-template/exit-code-count").size() == 1);
+  CHECK(Only(Manifest("", codes("main", "In", "[1, 2]")), "job-template/exit-code-count").empty());
+
+  auto op = Only(Manifest("", codes("main", "Equals", "[1]")), "job-template/unsupported-value");
+  REQUIRE(op.size() == 1);
+  CHECK(op[0].message.find("Equals is not one of In, NotIn") != std::string::npos);
+}
+
+TEST_CASE("analysis: FailIndex and backoffLimitPerIndex need their companions") {
+  std::string fail_index =
+      "podFailurePolicy:\n"
+      "  rules:\n"
+      "  - action: FailIndex\n"
+      "    onExitCodes: {operator: In, values: [42]}\n";
+  CHECK(Only(Manifest("", fail_index), "job-template/fail-index-without-backoff-limit-per-index")
+            .size() == 1);
+  CHECK(Only(Manifest("", fail_index + "backoffLimitPerIndex: 1\n"),
+             "job-template/fail-index-without-backoff-limit-per-index")
+            .empty());
+  auto f = Only(Manifest("", "completionMode: NonIndexed\nbackoffLimitPerIndex: 1\n"),
+                "job-template/backoff-limit-per-index-not-indexed");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].note.find("completionMode") != std::string::npos);
+  CHECK(Only(Manifest("", "backoffLimitPerIndex: 1\n"),
+             "job-template/backoff-limit-per-index-not-indexed")
+            .empty());
+}
+
+TEST_CASE("analysis: Job API enums the JobSet API does not check") {
+  auto f = Only(Manifest("", "completionMode: indexed\n"), "job-template/unsupported-value");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field == "spec.replicatedJobs[0].template.spec.completionMode");
+  CHECK(Only(Manifest("", "podReplacementPolicy: Sometimes\n"), "job-template/unsupported-value")
+            .size() == 1);
+  CHECK(Only(Manifest("", "completionMode: NonIndexed\npodReplacementPolicy: Failed\n"),
+             "job-template/unsupported-value")
+            .empty());
+}
+
+TEST_CASE("analysis: a replicated job that depends on itself never starts") {
+  std::string yaml =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+      "kind: JobSet\n"
+      "metadata: {name: loop}\n"
+      "spec:\n"
+      "  replicatedJobs:\n"
+      "  - name: init\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n"
+      "  - name: train\n"
+      "    dependsOn: [{name: DEP, status: Complete}]\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n";
+  std::string self = yaml;
+  self.replace(self.find("DEP"), 3, "train");
+  auto f = Only(self, "depends-on/self");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].mark.line == 9);
+  std::string ok = yaml;
+  ok.replace(ok.find("DEP"), 3, "init");
+  CHECK(Only(ok, "depends-on/self").empty());
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("analysis: an ignore-max restart reachable from an application error loops forever") {
+  std::string bad = Manifest(
+      "  failurePolicy:\n"
+      "    maxRestarts: 3\n"
+      "    rules:\n"
+      "    - name: alwaysRestart\n"
+      "      action: RestartJobSetAndIgnoreMaxRestarts\n");
+  auto f = Only(bad, "failure-policy/unbounded-restarts");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field == "spec.failurePolicy.rules[0].action");
+  CHECK(f[0].mark.line == 10);
+  CHECK(f[0].message ==
+        "rule 'alwaysRestart' restarts forever on an application error: when a Job of "
+        "'workers' fails with BackoffLimitExceeded, RestartJobSetAndIgnoreMaxRestarts restarts "
+        "it without counting, so a bug that fails every run never stops");
+  // Host maintenance only (PodFailurePolicy): application errors fall through to the default,
+  // counted RestartJobSet.
+  std::string good = Manifest(
+      "  failurePolicy:\n"
+      "    maxRestarts: 3\n"
+      "    rules:\n"
+      "    - name: hostMaintenance\n"
+      "      action: RestartJobSetAndIgnoreMaxRestarts\n"
+      "      onJobFailureReasons: [PodFailurePolicy]\n",
+      kPfp);
+  CHECK(Only(good, "failure-policy/unbounded-restarts").empty());
+  CHECK(Only(good, "failure-policy/max-restarts-unused").empty());
+}
+
+TEST_CASE("analysis: maxRestarts that no failure can consume") {
+  std::string bad = Manifest(
+      "  failurePolicy:\n"
+      "    maxRestarts: 5\n"
+      "    rules:\n"
+      "    - action: FailJobSet\n");
+  auto f = Only(bad, "failure-policy/max-restarts-unused");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].mark.line == 7);
+  CHECK(f[0].message.find("maxRestarts is 5 but no failure can use it") == 0);
+  // A conditional FailJobSet leaves the default, counted RestartJobSet for other messages.
+  std::string good = Manifest(
+      "  failurePolicy:\n"
+      "    maxRestarts: 5\n"
+      "    rules:\n"
+      "    - action: FailJobSet\n"
+      "      onJobFailureMessagePatterns: [\"exit code 42\"]\n");
+  CHECK(Only(good, "failure-policy/max-restarts-unused").empty());
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE(
+    "analysis: a pod failure policy on exit codes makes PodFailurePolicy an application error") {
+  std::string job =
+      "podFailurePolicy:\n"
+      "  rules:\n"
+      "  - action: FailJob\n"
+      "    onExitCodes: {containerName: main, operator: In, values: [42]}\n";
+  std::string policy =
+      "  failurePolicy:\n"
+      "    maxRestarts: 2\n"
+      "    rules:\n"
+      "    - name: retryPodFailures\n"
+      "      action: RestartJobSetAndIgnoreMaxRestarts\n"
+      "      onJobFailureReasons: [PodFailurePolicy]\n";
+  auto f = Only(Manifest(policy, job), "failure-policy/unbounded-restarts");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("fails with PodFailurePolicy") != std::string::npos);
+  // The same rule on DisruptionTarget (host maintenance) is the intended use.
+  CHECK(Only(Manifest(policy, kPfp), "failure-policy/unbounded-restarts").empty());
+}
+
+TEST_CASE("analysis: in-place restarts spend maxRestarts on container restarts") {
+  // A catch-all FailJobSet would leave maxRestarts unused with Recreate, not with InPlaceRestart.
+  FeatureGates gates;
+  gates.in_place_restart = true;
+  const std::string job =
+      "backoffLimit: 2147483647\npodReplacementPolicy: Failed\ncompletions: 2\nparallelism: 2\n";
+  std::string in_place = Manifest(
+      "  failurePolicy:\n"
+      "    maxRestarts: 3\n"
+      "    restartStrategy: InPlaceRestart\n"
+      "    rules:\n"
+      "    - action: FailJobSet\n",
+      job);
+  CHECK(Only(in_place, "failure-policy/max-restarts-unused", gates).empty());
+  auto neg = Only(Manifest("  failurePolicy:\n"
+                           "    maxRestarts: -1\n"
+                           "    restartStrategy: InPlaceRestart\n",
+                           job),
+                  "failure-policy/negative-max-restarts", gates);
+  REQUIRE(neg.size() == 1);
+  CHECK(neg[0].message.find("first reconcile") != std::string::npos);
+}
+
+}  // namespace jobset
