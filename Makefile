@@ -31,11 +31,18 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@echo '$$ kubectl-jobset lint examples/'
-	@$(BUILD)/kubectl-jobset lint examples/ || true
+	@echo '$$ kubectl-jobset lint -R examples/'
+	@$(BUILD)/kubectl-jobset lint -R examples/ || true
 	@echo
-	@echo '$$ kubectl-jobset lint -o json examples/broken/restart-job-without-gate.yaml'
-	@$(BUILD)/kubectl-jobset lint -o json examples/broken/restart-job-without-gate.yaml || true
+	@echo
+	@echo '$$ kubectl-jobset explain examples/training-fail-fast.yaml'
+	@$(BUILD)/kubectl-jobset explain examples/training-fail-fast.yaml
+	@for f in examples/failure-policies/[1-5]-*.yaml; do \
+	  echo "$$ kubectl-jobset explain --feature-gates RestartJob=true $$f"; \
+	  $(BUILD)/kubectl-jobset explain --feature-gates RestartJob=true $$f; done
+	@echo '$$ kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml --scenario examples/failure-policies/3-scenario.yaml'
+	@$(BUILD)/kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml \
+	  --scenario examples/failure-policies/3-scenario.yaml
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

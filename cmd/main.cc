@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cmd/explain_command.h"
 #include "cmd/lint_command.h"
+#include "cmd/simulate_command.h"
 #include "validation/rule_registry.h"
 
 namespace {
@@ -41,6 +43,39 @@ Examples:
 Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable path.
 )";
 
+const char kExplainExamples[] = R"(
+Examples:
+  # What each failure of each replicated job does
+  kubectl jobset explain examples/training-fail-fast.yaml
+
+  # For a pull request description
+  kubectl jobset explain -o markdown jobs/train.yaml
+
+  # For scripts (one decision per replicated job and reason)
+  kubectl jobset explain -o json jobs/train.yaml
+)";
+
+const char kSimulateExamples[] = R"(
+Examples:
+  # Host maintenance hits a worker, then the driver has a bug
+  kubectl jobset simulate examples/training-fail-fast.yaml \
+    --fail workers/0:PodFailurePolicy --fail driver/0:BackoffLimitExceeded
+
+  # Two jobs fail before the controller reacts (one step)
+  kubectl jobset simulate train.yaml --fail 'workers/0:BackoffLimitExceeded,workers/3:PodFailurePolicy'
+
+  # Steps from a file
+  kubectl jobset simulate train.yaml --scenario failures.yaml -o json
+
+  # What the policy costs at scale: 15,000 nodes failing every 2 years each, a 3-day run
+  kubectl jobset simulate train.yaml --monte-carlo --nodes 15000 --node-mttf 17520h \
+    --run-time 72h --restart-time 1m --fault-mix PodFailurePolicy=0.9,BackoffLimitExceeded=0.1
+
+  # Two policies side by side, with a chart
+  kubectl jobset simulate --monte-carlo --node-mttf 17520h --run-time 72h --nodes 15000 \
+    --plot cost.svg policy-a.yaml policy-b.yaml
+)";
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,6 +108,56 @@ int main(int argc, char** argv) {
   lint_cmd->add_flag("--list-rules", lint.list_rules, "Print the rule registry and exit");
   lint_cmd->footer(kLintExamples);
 
+  jobset::ExplainFlags explain;
+  CLI::App* explain_cmd = app.add_subcommand(
+      "explain", "For every replicated job and failure reason: which rule fires and what happens.");
+  explain_cmd->add_option("PATH", explain.path, "A manifest file, or - for standard input")
+      ->required();
+  explain_cmd->add_option("-o,--output", explain.output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  explain_cmd->add_option("--feature-gates", explain.feature_gates,
+                          "JobSet feature gates, e.g. RestartJob=true");
+  explain_cmd->footer(kExplainExamples);
+
+  jobset::SimulateFlags sim;
+  CLI::App* sim_cmd = app.add_subcommand(
+      "simulate", "Replay child-job failures through the JobSet controller's failure policy.");
+  sim_cmd->add_option("PATH", sim.paths, "Manifest files (several only with --monte-carlo)");
+  sim_cmd->add_option("--fail", sim.fail,
+                      "RJOB/INDEX:REASON[:MESSAGE], one step each; comma-separate failures of "
+                      "one step");
+  sim_cmd->add_option("--scenario", sim.scenario,
+                      "YAML file: steps: [{fail: [{job, reason, message}]}]");
+  sim_cmd->add_option("-o,--output", sim.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  sim_cmd->add_option("--feature-gates", sim.feature_gates, "JobSet feature gates");
+  sim_cmd->add_flag("--monte-carlo", sim.monte_carlo,
+                    "Estimate the policy's cost under a failure model over many runs");
+  sim_cmd->add_option("--runs", sim.runs, "Monte Carlo runs")->capture_default_str();
+  sim_cmd->add_option("--seed", sim.seed, "Random seed (same seed, same result)")
+      ->capture_default_str();
+  sim_cmd->add_option("--nodes", sim.nodes,
+                      "Nodes the job spans (default: one per pod, the sum of replicas x "
+                      "parallelism)");
+  sim_cmd->add_option("--node-mttf", sim.node_mttf, "Mean time to failure of one node, e.g. 6h");
+  sim_cmd->add_option("--run-time", sim.run_time, "Failure-free time the job needs, e.g. 24h");
+  sim_cmd->add_option("--restart-time", sim.restart_time, "Time to recreate the whole JobSet")
+      ->capture_default_str();
+  sim_cmd->add_option("--job-restart-time", sim.job_restart_time, "Time to recreate one Job")
+      ->capture_default_str();
+  sim_cmd
+      ->add_option("--checkpoint-interval", sim.checkpoint_interval,
+                   "A restart rolls progress back to the last checkpoint (0s: progress kept)")
+      ->capture_default_str();
+  sim_cmd->add_option("--fault-mix", sim.fault_mix,
+                      "REASON[:MESSAGE]=WEIGHT[@RJOB],... (default: 90% PodFailurePolicy exit "
+                      "143, 10% BackoffLimitExceeded)");
+  sim_cmd->add_option("--plot", sim.plot, "Write an SVG chart of the distributions");
+  sim_cmd->add_option("-j,--jobs", sim.threads, "Threads (default: one per core)");
+  sim_cmd->footer(kSimulateExamples);
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
 
   try {
@@ -92,5 +177,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (lint_cmd->parsed()) return jobset::RunLint(lint, std::cout, std::cerr);
+  if (explain_cmd->parsed()) return jobset::RunExplain(explain, std::cout, std::cerr);
+  if (sim_cmd->parsed()) return jobset::RunSimulate(sim, std::cout, std::cerr);
   return 2;
 }

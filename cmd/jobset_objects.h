@@ -1,0 +1,29 @@
+// Loading the JobSets a command works on (explain, simulate): defaulted as the API server
+// stores them, with their typed view and lint verdict.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "validation/feature_gates.h"
+#include "validation/jobset_types.h"
+#include "validation/node.h"
+
+namespace jobset {
+
+/// One JobSet from a file, defaulted (CRD and webhook defaults).
+struct LoadedJobSet {
+  std::string file;
+  std::unique_ptr<Node> object;  ///< Owns the tree `jobset` points into.
+  JobSet jobset;
+  int errors = 0;  ///< Lint errors: the API server would reject it.
+};
+
+/// Loads every JobSet of `path` (a file, or - for standard input). Gives false and a message
+/// when the file cannot be read or holds a syntax error. Lint errors are counted, not fatal:
+/// explaining a rejected JobSet is still useful, and the caller says it was rejected.
+bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector<LoadedJobSet>* out,
+                 std::string* error);
+
+}  // namespace jobset

@@ -1,0 +1,35 @@
+// `kubectl jobset simulate`: replay failures through the controller's algorithm, or estimate
+// what a policy costs under a failure model (--monte-carlo).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace jobset {
+
+/// The flags of `simulate`.
+struct SimulateFlags {
+  std::vector<std::string> paths;
+  std::vector<std::string> fail;  ///< --fail values, one step each.
+  std::string scenario;           ///< --scenario FILE.
+  std::string output = "text";    ///< text | json
+  std::string feature_gates;
+  // --monte-carlo.
+  bool monte_carlo = false;
+  int64_t runs = 10000;
+  uint64_t seed = 1;
+  int64_t nodes = 0;
+  std::string node_mttf, run_time, restart_time = "1m", job_restart_time = "30s";
+  std::string checkpoint_interval = "0s";
+  std::string fault_mix;
+  std::string plot;  ///< --plot FILE.svg
+  int threads = 0;
+  std::string color = "auto";
+};
+
+/// Runs the simulation. Exit status 0; 2 for usage errors and unreadable input.
+int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err);
+
+}  // namespace jobset

@@ -1,0 +1,91 @@
+#include "validation/replay.h"
+
+#include <doctest/doctest.h>
+
+#include "validation/loader.h"
+
+namespace jobset {
+
+TEST_CASE("replay: --fail values, one failure or several per step") {
+  StepSpec step;
+  std::string error;
+  REQUIRE(ParseFailFlag("workers/3:PodFailurePolicy:exit code 143, signal: TERM", &step, &error));
+  REQUIRE(step.size() == 1);  // the comma belongs to the message: no RJOB/INDEX: follows it
+  CHECK(step[0].rjob == "workers");
+  CHECK(step[0].index == 3);
+  CHECK(step[0].reason == "PodFailurePolicy");
+  CHECK(step[0].message == "exit code 143, signal: TERM");
+
+  StepSpec two;
+  REQUIRE(ParseFailFlag("a/0:R1,b/12:R2:msg", &two, &error));
+  REQUIRE(two.size() == 2);
+  CHECK(two[1].rjob == "b");
+  CHECK(two[1].index == 12);
+  CHECK(two[1].message == "msg");
+
+  StepSpec empty_reason;
+  REQUIRE(ParseFailFlag("a/0:", &empty_reason, &error));
+  CHECK(empty_reason[0].reason.empty());
+
+  for (const char* bad : {"workers", "workers/x:R", "/0:R", "workers/0", "a b/0:R"}) {
+    StepSpec s;
+    CHECK_MESSAGE(!ParseFailFlag(bad, &s, &error), bad);
+  }
+}
+
+TEST_CASE("replay: scenario files name the field that is wrong") {
+  SourceFile f = ParseSource("s.yaml",
+                             "steps:\n"
+                             "- fail: [{job: workers/0, reason: PodFailurePolicy, message: m}]\n"
+                             "- fail:\n"
+                             "  - {job: a/1, reason: R}\n"
+                             "  - {job: b/2}\n");
+  std::vector<StepSpec> steps;
+  std::string error;
+  REQUIRE(ParseScenarioSteps(f.documents[0].root, &steps, &error));
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0][0].message == "m");
+  CHECK(steps[1].size() == 2);
+  CHECK(steps[1][1].reason.empty());
+
+  SourceFile bad = ParseSource("s.yaml", "steps:\n- fail: [{job: nope}]\n");
+  steps.clear();
+  CHECK_FALSE(ParseScenarioSteps(bad.documents[0].root, &steps, &error));
+  CHECK(error == "steps[0].fail[0].job: want RJOB/INDEX, e.g. workers/0");
+  SourceFile none = ParseSource("s.yaml", "fail: []\n");
+  CHECK_FALSE(ParseScenarioSteps(none.documents[0].root, &steps, &error));
+}
+
+TEST_CASE("replay: steps run through the engine with list order deciding ties") {
+  SourceFile f =
+      ParseSource("j.yaml",
+                  "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                  "kind: JobSet\n"
+                  "metadata: {name: js}\n"
+                  "spec:\n"
+                  "  failurePolicy:\n"
+                  "    maxRestarts: 1\n"
+                  "  replicatedJobs:\n"
+                  "  - name: rj\n"
+                  "    replicas: 2\n"
+                  "    template: {spec: {template: {spec: {containers: [{name: c}]}}}}\n");
+  PreparedPolicy policy = PreparePolicy(DecodeJobSet(f.documents[0].root), FeatureGates{});
+  ReplayResult result;
+  std::string error;
+  std::vector<StepSpec> steps = {{{"rj", 1, "BackoffLimitExceeded", ""}, {"rj", 0, "X", ""}},
+                                 {{"rj", 0, "BackoffLimitExceeded", ""}}};
+  REQUIRE(Replay(policy, steps, &result, &error));
+  REQUIRE(result.steps.size() == 2);
+  CHECK(result.steps[0].failed == std::vector<std::string>{"js-rj-1", "js-rj-0"});
+  REQUIRE(result.steps[0].outcome.passes.size() == 1);  // one global restart for both
+  CHECK(result.steps[0].outcome.passes[0].index == 1);  // the first listed failed first
+  CHECK(result.state.terminal_state == TerminalState::kFailed);
+  CHECK(MessageText(policy, result.state.failed.text) ==
+        "jobset failed due to reaching max number of restarts (first failed job: js-rj-0)");
+
+  ReplayResult out_of_range;
+  CHECK_FALSE(Replay(policy, {{{"rj", 2, "R", ""}}}, &out_of_range, &error));
+  CHECK(error == "step 1: rj/2 is outside its 2 replicas");
+}
+
+}  // namespace jobset
