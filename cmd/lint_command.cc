@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -17,7 +19,7 @@ namespace jobset {
 namespace {
 
 int ListRules(const LintFlags& flags, std::ostream& out) {
-  if (flags.output == "json") {
+  if (!flags.outputs.empty() && flags.outputs[0] == "json") {
     nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const RuleInfo& r : AllRules()) {
       rules.push_back({{"id", r.id},
@@ -73,6 +75,41 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     err << "error: --feature-gates: " << error << "\n";
     return 2;
   }
+  options.gates_from_flag = !flags.feature_gates.empty();
+  // Outputs: FORMAT or FORMAT=FILE; at most one goes to standard output.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  std::vector<std::string> requested = flags.outputs;
+  if (requested.empty()) requested.push_back("text");
+  for (const std::string& o : requested) {
+    size_t eq = o.find('=');
+    std::string format = o.substr(0, eq);
+    std::string file = eq == std::string::npos ? "" : o.substr(eq + 1);
+    if (format != "text" && format != "json" && format != "sarif" && format != "github" &&
+        format != "junit") {
+      err << "error: --output: unknown format '" << format
+          << "' (text, json, sarif, github, junit; FORMAT=FILE writes to a file)\n";
+      return 2;
+    }
+    if (eq != std::string::npos && file.empty()) {
+      err << "error: --output " << o << ": missing file name after '='\n";
+      return 2;
+    }
+    outputs.push_back({format, file});
+  }
+  if (std::count_if(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); }) > 1) {
+    err << "error: --output: only one format can go to standard output; give the others a "
+           "file (FORMAT=FILE)\n";
+    return 2;
+  }
+  if (!flags.config.empty()) {
+    if (!LoadLintConfig(flags.config, &options.config, &error)) {
+      err << "error: --config: " << error << "\n";
+      return 2;
+    }
+    if (!options.gates_from_flag && options.config.gates) options.gates = *options.config.gates;
+  } else {
+    options.find_config = true;
+  }
   Severity threshold;
   if (!ParseSeverity(flags.fail_on, &threshold)) {
     err << "error: --fail-on must be error or warning\n";
@@ -105,18 +142,33 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
       unreadable = true;
     }
   }
-  if (flags.output == "json")
-    out << RenderJson(results);
-  else if (flags.output == "sarif")
-    out << RenderSarif(results);
-  else if (flags.output == "github")
-    out << RenderGithub(results);
-  else
-    out << RenderText(results, UseColor(flags.color));
+  for (const auto& [format, file] : outputs) {
+    std::string text;
+    if (format == "json")
+      text = RenderJson(results);
+    else if (format == "sarif")
+      text = RenderSarif(results);
+    else if (format == "github")
+      text = RenderGithub(results);
+    else if (format == "junit")
+      text = RenderJunit(results);
+    else
+      text = RenderText(results, file.empty() && UseColor(flags.color));
+    if (file.empty()) {
+      out << text;
+      continue;
+    }
+    std::ofstream f(file, std::ios::binary);
+    f << text;
+    if (!f) {
+      err << "error: --output: cannot write " << file << "\n";
+      return 2;
+    }
+  }
   if (unreadable) return 2;
   for (const FileResult& r : results)
     for (const Finding& f : r.findings)
-      if (f.severity >= threshold) return 1;
+      if (f.severity >= threshold && f.suppressed_by.empty()) return 1;
   return 0;
 }
 

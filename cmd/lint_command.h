@@ -11,7 +11,10 @@ namespace jobset {
 struct LintFlags {
   std::vector<std::string> paths;
   bool recursive = false;
-  std::string output = "text";    ///< text | json | sarif | github
+  /// Output formats, each `FORMAT` (standard output) or `FORMAT=FILE`: text | json | sarif |
+  /// github | junit. Empty means text.
+  std::vector<std::string> outputs;
+  std::string config;             ///< --config FILE (else .kubectl-jobset.yaml found upwards).
   std::string feature_gates;      ///< "RestartJob=true,..."
   std::string fail_on = "error";  ///< error | warning
   std::string crd;                ///< A CRD file whose schema replaces the built-in one.

@@ -37,8 +37,23 @@ Examples:
   kubectl get crd jobsets.jobset.x-k8s.io -o yaml > jobset-crd.yaml
   kubectl jobset lint --crd jobset-crd.yaml jobs/
 
+  # Text for the log and SARIF for code scanning, in one run
+  kubectl jobset lint -R jobs/ -o text -o sarif=lint.sarif -o junit=lint.xml
+
   # The rules, with their ids
   kubectl jobset lint --list-rules
+
+Suppressing a warning (errors the API server would reject cannot be suppressed):
+  metadata:
+    annotations:
+      kubectl-jobset.io/ignore: "failure-policy/unbounded-restarts # loops on purpose in the demo"
+  or a comment on the line (or alone on the line before it):
+    action: RestartJobSetAndIgnoreMaxRestarts  # kubectl-jobset:ignore failure-policy/unbounded-restarts
+  Rules can be switched off or re-graded in .kubectl-jobset.yaml (or --config):
+    featureGates: RestartJob=true
+    rules:
+      failure-policy/max-restarts-unused: off
+      job-template/*: error
 
 Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable path.
 )";
@@ -89,9 +104,13 @@ int main(int argc, char** argv) {
       "lint", "Check manifests as the API server with the JobSet CRD and webhook would, and more.");
   lint_cmd->add_option("PATH", lint.paths, "Files, directories, or - for standard input");
   lint_cmd->add_flag("-R,--recursive", lint.recursive, "Descend into directories");
-  lint_cmd->add_option("-o,--output", lint.output, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github"}))
-      ->capture_default_str();
+  lint_cmd
+      ->add_option("-o,--output", lint.outputs,
+                   "Output format: text (default), json, sarif, github, junit; repeat it, "
+                   "with FORMAT=FILE for files (-o text -o sarif=lint.sarif)")
+      ->allow_extra_args(false);
+  lint_cmd->add_option("--config", lint.config,
+                       "Config file (default: .kubectl-jobset.yaml in the file's folder or above)");
   lint_cmd->add_option("--feature-gates", lint.feature_gates,
                        "JobSet feature gates, e.g. RestartJob=true,InPlaceRestart=true "
                        "(all off by default, as upstream)");

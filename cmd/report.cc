@@ -1,5 +1,6 @@
 #include "cmd/report.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "validation/embedded.h"
@@ -16,6 +17,7 @@ std::string SummaryLine(const Summary& s) {
   std::string line = std::to_string(s.errors) + Plural(s.errors, " error", " errors") + ", " +
                      std::to_string(s.warnings) + Plural(s.warnings, " warning", " warnings");
   if (s.infos) line += ", " + std::to_string(s.infos) + " info";
+  if (s.suppressed) line += " (" + std::to_string(s.suppressed) + " suppressed)";
   line += " in " + std::to_string(s.files) + Plural(s.files, " file", " files") + " (" +
           std::to_string(s.objects) + Plural(s.objects, " object", " objects") + " checked, " +
           std::to_string(s.skipped) + " skipped)";
@@ -36,6 +38,9 @@ json FindingJson(const Finding& f) {
   j["field"] = f.field;
   j["message"] = f.message;
   if (!f.note.empty()) j["note"] = f.note;
+  if (!f.suppressed_by.empty()) {
+    j["suppressed"] = {{"kind", f.suppressed_by}, {"reason", f.suppression_reason}};
+  }
   return j;
 }
 
@@ -80,7 +85,9 @@ Summary Summarize(const std::vector<FileResult>& results) {
     s.objects += r.objects;
     s.skipped += r.skipped;
     for (const Finding& f : r.findings) {
-      if (f.severity == Severity::kError)
+      if (!f.suppressed_by.empty())
+        ++s.suppressed;
+      else if (f.severity == Severity::kError)
         ++s.errors;
       else if (f.severity == Severity::kWarning)
         ++s.warnings;
@@ -97,6 +104,7 @@ std::string RenderText(const std::vector<FileResult>& results, bool color) {
   std::string out;
   for (const FileResult& r : results) {
     for (const Finding& f : r.findings) {
+      if (!f.suppressed_by.empty()) continue;
       out += bold + f.file;
       if (f.mark.known())
         out += ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column);
@@ -125,8 +133,9 @@ std::string RenderJson(const std::vector<FileResult>& results) {
   Summary s = Summarize(results);
   json out;
   out["findings"] = std::move(findings);
-  out["summary"] = {{"files", s.files},   {"objects", s.objects},   {"skipped", s.skipped},
-                    {"errors", s.errors}, {"warnings", s.warnings}, {"infos", s.infos}};
+  out["summary"] = {{"files", s.files},          {"objects", s.objects},   {"skipped", s.skipped},
+                    {"errors", s.errors},        {"warnings", s.warnings}, {"infos", s.infos},
+                    {"suppressed", s.suppressed}};
   return out.dump(2) + "\n";
 }
 
@@ -162,6 +171,11 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
       item["level"] = SarifLevel(f.severity);
       item["message"] = {{"text", f.message}};
       item["locations"] = json::array({loc});
+      if (!f.suppressed_by.empty()) {
+        item["suppressions"] =
+            json::array({{{"kind", f.suppressed_by == "annotation" ? "external" : "inSource"},
+                          {"justification", f.suppression_reason}}});
+      }
       if (!f.field.empty()) item["properties"] = {{"field", f.field}, {"document", f.document}};
       res.push_back(std::move(item));
     }
@@ -183,6 +197,7 @@ std::string RenderGithub(const std::vector<FileResult>& results) {
   std::string out;
   for (const FileResult& r : results) {
     for (const Finding& f : r.findings) {
+      if (!f.suppressed_by.empty()) continue;
       out += f.severity == Severity::kError     ? "::error "
              : f.severity == Severity::kWarning ? "::warning "
                                                 : "::notice ";
@@ -193,6 +208,92 @@ std::string RenderGithub(const std::vector<FileResult>& results) {
       out += ",title=" + GithubEscape(f.rule, true) + "::" + GithubEscape(f.message, false) + "\n";
     }
   }
+  return out;
+}
+
+namespace {
+
+std::string XmlEscape(const std::string& in) {
+  std::string out;
+  for (char c : in) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        // XML 1.0 has no place for other control characters.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') break;
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string Where(const Finding& f) {
+  return f.file + ":" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column);
+}
+
+}  // namespace
+
+std::string RenderJunit(const std::vector<FileResult>& results) {
+  Summary total = Summarize(results);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<testsuites name=\"kubectl-jobset lint\" failures=\"" +
+         std::to_string(total.errors + total.warnings) + "\">\n";
+  for (const FileResult& r : results) {
+    // A test case per object with findings (grouped by document and name), then one case for
+    // the objects without any.
+    std::vector<std::pair<std::string, std::vector<const Finding*>>> cases;
+    for (const Finding& f : r.findings) {
+      std::string name =
+          f.kind.empty() ? "document " + std::to_string(f.document)
+                         : f.kind + "/" + f.name + " (document " + std::to_string(f.document) + ")";
+      auto it = std::find_if(cases.begin(), cases.end(), [&](auto& c) { return c.first == name; });
+      if (it == cases.end()) it = cases.insert(cases.end(), {name, {}});
+      it->second.push_back(&f);
+    }
+    int failures = 0;
+    for (const auto& c : cases) {
+      for (const Finding* f : c.second)
+        failures += f->suppressed_by.empty() && f->severity != Severity::kInfo;
+    }
+    int clean = std::max(0, r.objects - static_cast<int>(cases.size()));
+    out += "  <testsuite name=\"" + XmlEscape(r.path) + "\" tests=\"" +
+           std::to_string(cases.size() + (clean > 0)) + "\" failures=\"" +
+           std::to_string(failures) + "\">\n";
+    for (const auto& [name, findings] : cases) {
+      out += "    <testcase classname=\"" + XmlEscape(r.path) + "\" name=\"" + XmlEscape(name) +
+             "\">\n";
+      for (const Finding* f : findings) {
+        std::string line =
+            Where(*f) + ": " + SeverityName(f->severity) + ": " + f->message + " [" + f->rule + "]";
+        if (!f->suppressed_by.empty() || f->severity == Severity::kInfo) {
+          std::string tag =
+              f->suppressed_by.empty() ? "" : " (suppressed by " + f->suppressed_by + ")";
+          out += "      <system-out>" + XmlEscape(line + tag) + "</system-out>\n";
+        } else {
+          out += "      <failure type=\"" + XmlEscape(f->rule) + "\" message=\"" +
+                 XmlEscape(f->message) + "\">" + XmlEscape(line) + "</failure>\n";
+        }
+      }
+      out += "    </testcase>\n";
+    }
+    if (clean > 0) {
+      out += "    <testcase classname=\"" + XmlEscape(r.path) + "\" name=\"" +
+             std::to_string(clean) + " object(s) without findings\"/>\n";
+    }
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
   return out;
 }
 

@@ -11,6 +11,7 @@ namespace jobset {
 /// Totals over a run, as `summary` in the JSON output.
 struct Summary {
   int files = 0, objects = 0, skipped = 0, errors = 0, warnings = 0, infos = 0;
+  int suppressed = 0;  ///< Findings an annotation or comment suppressed (not counted above).
 };
 
 /// Adds up findings and object counts.
@@ -28,5 +29,8 @@ std::string RenderSarif(const std::vector<FileResult>& results);
 
 /// GitHub Actions workflow commands (`::error file=...,line=...,col=...::message`).
 std::string RenderGithub(const std::vector<FileResult>& results);
+
+/// JUnit XML: a test suite per file, a test case per object, a failure per error or warning.
+std::string RenderJunit(const std::vector<FileResult>& results);
 
 }  // namespace jobset

@@ -43,12 +43,22 @@ std::vector<size_t> Targets(const JobSet& js, const FailurePolicyRule& rule) {
   return out;
 }
 
+// True when a FailJob pod failure policy rule fires on exit codes the program chooses: NotIn
+// (any other code), or In with a code below 128. Codes from 128 up are deaths by signal (143:
+// SIGTERM when a node drains), the infrastructure's doing rather than the application's.
 bool HasFailJobOnExitCodes(const Node* job_spec) {
   const Node* pfp = job_spec ? job_spec->Find("podFailurePolicy") : nullptr;
   const Node* rules = pfp ? pfp->Find("rules") : nullptr;
   if (!rules || !rules->is_seq()) return false;
-  for (const Node& r : rules->items)
-    if (r.StringOr("action") == "FailJob" && r.Find("onExitCodes")) return true;
+  for (const Node& r : rules->items) {
+    const Node* codes = r.Find("onExitCodes");
+    if (r.StringOr("action") != "FailJob" || !codes) continue;
+    if (codes->StringOr("operator") == "NotIn") return true;
+    const Node* values = codes->Find("values");
+    if (!values || !values->is_seq()) continue;
+    for (const Node& v : values->items)
+      if (v.is_int() && v.integer < 128) return true;
+  }
   return false;
 }
 
@@ -143,9 +153,15 @@ void CheckShadowedRules(const JobSet& js, FindingSink* sink) {
           !Covers(a.target_replicated_jobs, b.target_replicated_jobs) || !patterns_cover) {
         continue;
       }
+      // Names may repeat (an error of their own): then say which rules by index.
+      std::string bn = "'" + b.name + "'", an = "'" + a.name + "'";
+      if (a.name == b.name) {
+        bn = Index("rules", j) + " " + bn;
+        an = Index("rules", i) + " " + an;
+      }
       sink->Own("failure-policy/shadowed-rule", kWarn, Child(Index(kRules, j), "name"),
-                "rule '" + b.name + "' can never fire: the earlier rule '" + a.name +
-                    "' matches every failure it matches, and the first matching rule wins",
+                "rule " + bn + " can never fire: the earlier rule " + an +
+                    " matches every failure it matches, and the first matching rule wins",
                 Index(kRules, i), PointAt::kKey);
       break;
     }

@@ -26,7 +26,11 @@ struct Finding {
   /// "spec.x: Invalid value: ...") — what the webhook aggregates. Empty for our own warnings.
   std::string upstream;
   Mark mark;         ///< Where it points in the file (key or value), when known.
-  std::string note;  ///< Extra context (a related position, a suppression reason).
+  std::string note;  ///< Extra context (a related position).
+  /// How the finding was suppressed ("annotation" or "comment"), "" when it was not. Suppressed
+  /// findings stay in results (with their reason) but do not count or fail the run.
+  std::string suppressed_by;
+  std::string suppression_reason;
 
   // Filled in by the linter when the finding is attached to a document.
   std::string file;

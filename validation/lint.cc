@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <map>
 #include <thread>
 
 #include "validation/analysis.h"
@@ -11,6 +13,8 @@
 
 namespace jobset {
 namespace {
+
+namespace fs = std::filesystem;
 
 bool MarkLess(const Finding& a, const Finding& b) {
   if (a.document != b.document) return a.document < b.document;
@@ -31,7 +35,10 @@ void LintDocumentObject(const Node& object, int document, const LintOptions& opt
   ++result->objects;
   std::string name = std::string(object.Find("metadata") ? object.Find("metadata")->StringOr("name")
                                                          : std::string_view());
-  for (Finding& f : LintObject(object, options)) {
+  std::vector<Finding> findings = LintObject(object, options);
+  ApplyLintConfig(options.config, &findings);
+  ApplyAnnotationSuppressions(object, &findings);
+  for (Finding& f : findings) {
     f.file = result->path;
     f.document = document;
     f.api_version = kJobSetApiVersion;
@@ -84,6 +91,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
     }
     LintDocumentObject(root, doc.index, options, &result);
   }
+  ApplyCommentSuppressions(file.text, &result.findings);
   std::stable_sort(result.findings.begin(), result.findings.end(), MarkLess);
   return result;
 }
@@ -91,9 +99,38 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
 std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const LintOptions& options,
                                   int threads) {
   std::vector<FileResult> results(files.size());
+  // Each file's options: the config found upwards from it (loaded once per config file).
+  std::vector<LintOptions> per_file(files.size(), options);
+  if (options.find_config) {
+    std::map<std::string, std::pair<LintConfig, std::string>> loaded;  // path -> config, error
+    for (size_t i = 0; i < files.size(); ++i) {
+      std::string dir = files[i] == "-" ? "." : fs::path(files[i]).parent_path().string();
+      std::string path = FindLintConfig(dir);
+      if (path.empty()) continue;
+      auto it = loaded.find(path);
+      if (it == loaded.end()) {
+        LintConfig c;
+        std::string error;
+        if (!LoadLintConfig(path, &c, &error)) c.path.clear();
+        it = loaded.emplace(path, std::make_pair(c, error)).first;
+      }
+      if (!it->second.second.empty()) {
+        results[i].read_error = true;
+        results[i].error = it->second.second;
+        continue;
+      }
+      per_file[i].config = it->second.first;
+      if (!options.gates_from_flag && per_file[i].config.gates)
+        per_file[i].gates = *per_file[i].config.gates;
+    }
+  }
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < files.size(); i = next++) {
+      if (results[i].read_error) {
+        results[i].path = files[i];
+        continue;
+      }
       SourceFile source;
       std::string error;
       if (!LoadFile(files[i], options.limits, &source, &error)) {
@@ -102,7 +139,7 @@ std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const L
         results[i].error = error;
         continue;
       }
-      results[i] = LintSource(source, options);
+      results[i] = LintSource(source, per_file[i]);
     }
   };
   int n = std::max(1, std::min<int>(threads, static_cast<int>(files.size())));

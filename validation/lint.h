@@ -7,6 +7,7 @@
 
 #include "validation/feature_gates.h"
 #include "validation/finding.h"
+#include "validation/lint_config.h"
 #include "validation/loader.h"
 #include "validation/node.h"
 #include "validation/schema.h"
@@ -19,6 +20,12 @@ struct LintOptions {
   /// The schema objects are checked against: the built-in one, or a user's CRD (--crd).
   std::shared_ptr<const CompiledSchema> schema;
   LoadLimits limits;
+  /// Rule settings (and gates) from a config file: --config, or found by LintFiles.
+  LintConfig config;
+  /// LintFiles looks for .kubectl-jobset.yaml upwards from each file (when no --config).
+  bool find_config = false;
+  /// `gates` came from --feature-gates: they win over a config file's.
+  bool gates_from_flag = false;
 };
 
 /// The verdict on one file.
