@@ -2,13 +2,13 @@
 DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson-dev \
         libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev
 # Tools some tests drive; each test skips cleanly when its tool is absent.
-TEST_TOOLS := openssl
+TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DJOBSET_WERROR=ON
 
-.PHONY: all deps build demo test test-asan bench clean
+.PHONY: all deps build demo test test-asan bench dist clean
 
 all: build
 
@@ -51,12 +51,18 @@ test: build
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJOBSET_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
-	cmake --build $(ASAN_BUILD) -j $(JOBS) --target jobset_tests kubectl-jobset
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
 bench: build
 	bench/run.sh $(BUILD)
+
+# The release archive $(DIST)/kubectl-jobset-<version>-linux-<arch>.tar.gz (the binaries,
+# LICENSE, README.md, completions/), its sha256, and the krew manifest for it, $(DIST)/jobset.yaml.
+DIST ?= dist
+dist: build
+	packaging/dist.sh $(BUILD) $(DIST)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

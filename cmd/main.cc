@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cmd/completion.h"
 #include "cmd/explain_command.h"
 #include "cmd/lint_command.h"
 #include "cmd/simulate_command.h"
@@ -178,6 +179,17 @@ int main(int argc, char** argv) {
   sim_cmd->footer(kSimulateExamples);
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
+  std::string version_output = "text";
+  version_cmd->add_option("-o,--output", version_output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
+  jobset::CompletionFlags completion;
+  CLI::App* completion_cmd = jobset::AddCompletionCommand(app, &completion);
+  // The hidden `__complete` (Cobra's protocol, for the scripts and kubectl_complete-jobset).
+  if (auto request = jobset::FindCompletionRequest(argc, argv)) {
+    return jobset::RunComplete(app, *request, std::cout);
+  }
 
   try {
     app.parse(argc, argv);
@@ -192,9 +204,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (version_cmd->parsed()) {
-    std::cout << "kubectl-jobset " << JOBSET_VERSION << "\n";
+    if (version_output == "json") {
+      std::cout << "{\"version\": \"" << JOBSET_VERSION << "\"}\n";
+    } else {
+      std::cout << "kubectl-jobset " << JOBSET_VERSION << "\n";
+    }
     return 0;
   }
+  if (completion_cmd->parsed()) return jobset::RunCompletion(completion, std::cout, std::cerr);
   if (lint_cmd->parsed()) return jobset::RunLint(lint, std::cout, std::cerr);
   if (explain_cmd->parsed()) return jobset::RunExplain(explain, std::cout, std::cerr);
   if (sim_cmd->parsed()) return jobset::RunSimulate(sim, std::cout, std::cerr);
