@@ -1,0 +1,158 @@
+// Tests of JSON <-> Node: the bounded SAX parser, the nlohmann conversions and the serializer.
+#include "validation/json_node.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "validation/k8s_names.h"
+#include "validation/loader.h"
+
+namespace jobset {
+namespace {
+
+Node Parse(std::string_view text, int max_depth = 1000) {
+  Node n;
+  std::string error;
+  JsonParseLimits limits;
+  limits.max_depth = max_depth;
+  REQUIRE_MESSAGE(ParseJson(text, limits, &n, &error), error);
+  return n;
+}
+
+std::string ParseError(std::string_view text, int max_depth = 1000) {
+  Node n;
+  std::string error;
+  JsonParseLimits limits;
+  limits.max_depth = max_depth;
+  CHECK_FALSE(ParseJson(text, limits, &n, &error));
+  return error;
+}
+
+std::string Nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+}  // namespace
+
+TEST_CASE("json: scalars are typed as JSON says") {
+  Node n = Parse(R"({"i": -42, "u": 18446744073709551615, "f": 2.50, "e": 1e3, "s": "x",
+                    "t": true, "n": null, "big": 9223372036854775807})");
+  REQUIRE(n.is_map());
+  CHECK(n.Find("i")->is_int());
+  CHECK(n.Find("i")->integer == -42);
+  CHECK(n.Find("i")->text == "-42");
+  CHECK(n.Find("big")->is_int());
+  CHECK(n.Find("big")->integer == 9223372036854775807LL);
+  // Above INT64_MAX: a float, with the digits kept as text.
+  CHECK(n.Find("u")->kind == Node::Kind::kFloat);
+  CHECK(n.Find("u")->text == "18446744073709551615");
+  CHECK(n.Find("f")->kind == Node::Kind::kFloat);
+  CHECK(n.Find("f")->number == 2.5);
+  CHECK(n.Find("f")->text == "2.50");  // As written.
+  CHECK(n.Find("e")->kind == Node::Kind::kFloat);
+  CHECK(n.Find("e")->number == 1000);
+  CHECK(n.Find("s")->is_string());
+  CHECK(n.Find("t")->is_bool());
+  CHECK(n.Find("t")->boolean);
+  CHECK(n.Find("n")->is_null());
+  CHECK(n.Find("i")->mark.line == 0);
+}
+
+TEST_CASE("json: object keys keep their order; a repeated key keeps its place and last value") {
+  Node n = Parse(R"({"b": 1, "a": 2, "b": 3})");
+  REQUIRE(n.entries.size() == 2);
+  CHECK(n.entries[0].key == "b");
+  CHECK(n.entries[0].value.integer == 3);
+  CHECK(n.entries[1].key == "a");
+
+  // Large objects take the hashed path.
+  std::string text = "{";
+  for (int i = 0; i < 100; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k5\":\"last\",\"k99\":null}";
+  Node big = Parse(text);
+  REQUIRE(big.entries.size() == 100);
+  CHECK(big.entries[5].key == "k5");
+  CHECK(big.entries[5].value.text == "last");
+  CHECK(big.entries[99].value.is_null());
+  CHECK(big.entries[6].value.integer == 6);
+}
+
+TEST_CASE("json: nesting is bounded without recursion") {
+  CHECK(Parse(Nested(1000)).is_seq());
+  CHECK(ParseError(Nested(1001)) == "JSON nested deeper than 1000 levels");
+  CHECK(ParseError(Nested(4), 3) == "JSON nested deeper than 3 levels");
+  // 100,000 levels, as a hostile request body would have: refused, no stack overflow.
+  CHECK(ParseError(std::string(100000, '[')) == "JSON nested deeper than 1000 levels");
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  CHECK(ParseError(objects) == "JSON nested deeper than 1000 levels");
+}
+
+TEST_CASE("json: syntax errors name the byte offset") {
+  CHECK(ParseError("").find("invalid JSON at byte 1: parse error") == 0);
+  CHECK(ParseError("{\"a\": }").find("invalid JSON at byte 7") == 0);
+  CHECK(ParseError("{} x").find("invalid JSON") == 0);      // Trailing garbage.
+  CHECK(ParseError("{\"a\": 1,}").find("invalid JSON") == 0);  // Strict JSON.
+  CHECK(ParseError("\"\xff\"").find("invalid JSON") == 0);     // Not UTF-8.
+  CHECK(ParseError("[1] // c").find("invalid JSON") == 0);     // No comments.
+}
+
+TEST_CASE("json: nlohmann values convert both ways") {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(
+      R"({"z": [1, -2.5, "s", true, null, {"y": {}}], "a": 18446744073709551615})");
+  Node n = JsonToNode(j);
+  REQUIRE(n.is_map());
+  CHECK(n.entries[0].key == "z");  // Order kept.
+  CHECK(n.Find("z")->items[1].kind == Node::Kind::kFloat);
+  CHECK(n.Find("z")->items[5].Find("y")->is_map());
+  CHECK(n.Find("a")->kind == Node::Kind::kFloat);
+  CHECK(NodeToJson(n).dump() ==
+        R"({"z":[1,-2.5,"s",true,null,{"y":{}}],"a":1.8446744073709552e+19})");
+
+  // Plain (sorted) nlohmann::json sorts keys.
+  Node sorted = JsonToNode(nlohmann::json::parse(R"({"b": 1, "a": {"d": [], "c": 0}})"));
+  CHECK(sorted.entries[0].key == "a");
+  CHECK(CompactJson(sorted) == R"({"a":{"c":0,"d":[]},"b":1})");
+
+  // Round trip of a parsed document through nlohmann and back.
+  Node doc = Parse(R"({"k": [{"x": 1}, [], {}], "s": "é\n"})");
+  CHECK(JsonToNode(NodeToJson(doc)) == doc);
+}
+
+TEST_CASE("json: a YAML document converts to JSON with its types") {
+  SourceFile file = ParseSource("t.yaml", "a: 1\nb: 1.5\nc: yes\nd: ~\ne: [x, '2']\n");
+  REQUIRE(file.documents.size() == 1);
+  CHECK(NodeToJsonText(file.documents[0].root) ==
+        R"({"a":1,"b":1.5,"c":true,"d":null,"e":["x","2"]})");
+}
+
+TEST_CASE("json: NodeToJsonText always writes valid JSON") {
+  Node n = Node::Map();
+  n.Set("s", Node::String(std::string("q\"b\\\x01\t\xc3\xa9\xff", 9)));
+  n.Set("nan", [] {
+    Node f;
+    f.kind = Node::Kind::kFloat;
+    f.number = 0.0 / 0.0;
+    return f;
+  }());
+  n.Set("f", [] {
+    Node f;
+    f.kind = Node::Kind::kFloat;
+    f.number = 0.1;
+    return f;
+  }());
+  std::string text = NodeToJsonText(n);
+  CHECK(text == "{\"s\":\"q\\\"b\\\\\\u0001\\t\xc3\xa9\xef\xbf\xbd\",\"nan\":null,\"f\":0.1}");
+  CHECK(nlohmann::json::accept(text));
+  // Overlong encodings and surrogates are not UTF-8 either.
+  CHECK(NodeToJsonText(Node::String("\xc0\xaf")) == "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(NodeToJsonText(Node::String("\xed\xa0\x80")) ==
+        "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(NodeToJsonText(Node::String("\xf0\x9f\x98\x80")) == "\"\xf0\x9f\x98\x80\"");
+}
+
+TEST_CASE("json: parse and serialize round-trip") {
+  const char* text = R"({"apiVersion":"v1","items":[1,2.5,"x",false,null,{"a":{"b":[[]]}}]})";
+  CHECK(NodeToJsonText(Parse(text)) == text);
+}
+
+}  // namespace jobset
