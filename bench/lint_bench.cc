@@ -35,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "validation/analysis.h"
 #include "validation/defaults.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
@@ -145,6 +146,7 @@ struct RJobShape {
   bool gpu = false;
   bool pod_failure_policy = false;
   bool sidecar = false;
+  bool pfp_infra = false;  ///< Its pod failure policy fails the Job on disruptions only.
   bool deadline = false;   ///< The Job sets activeDeadlineSeconds.
   bool per_index = false;  ///< The Job sets backoffLimitPerIndex (and completionMode Indexed).
   bool max_failed = false;  ///< With per_index: the Job sets maxFailedIndexes too.
@@ -246,25 +248,31 @@ void WriteReplicatedJob(Rng& rng, Writer& w, const RJobShape& rj, const std::str
   if (rj.pod_failure_policy && !rj.lean) {
     w.Line(8, "podFailurePolicy:");
     w.Line(10, "rules:");
-    int rules = rng.Int(1, 3);
-    for (int r = 0; r < rules; ++r) {
-      if (r == 0 || rng.Chance(50)) {
-        w.Line(10, std::string("- action: ") + (r == 0 ? "FailJob" : "Count"));
-        w.Line(12, "onExitCodes:");
-        w.Line(14, "containerName: " + rj.container);
-        w.Line(14, std::string("operator: ") + (r == 0 ? "In" : "NotIn"));
-        std::string values = "values: [";
-        int n = rng.Int(1, 4);
-        for (int k = 0; k < n; ++k) values += (k ? ", " : "") + Str(r == 0 ? 1 + k * 7 : 0);
-        if (r != 0) values = "values: [0]";
-        else values += "]";
-        w.Line(14, values);
-      } else {
-        w.Line(10, "- action: Ignore");
-        w.Line(12, "onPodConditions:");
-        w.Line(12, "- type: DisruptionTarget");
-        if (rng.Chance(50)) w.Line(14, "status: \"True\"");
-      }
+    auto exit_codes = [&](const char* action, const char* op, const std::string& values) {
+      w.Line(10, std::string("- action: ") + action);
+      w.Line(12, "onExitCodes:");
+      w.Line(14, "containerName: " + rj.container);
+      w.Line(14, std::string("operator: ") + op);
+      w.Line(14, "values: [" + values + "]");
+    };
+    auto disruption = [&](const char* action) {
+      w.Line(10, std::string("- action: ") + action);
+      w.Line(12, "onPodConditions:");
+      w.Line(12, "- type: DisruptionTarget");
+      if (rng.Chance(50)) w.Line(14, "status: \"True\"");
+    };
+    if (rj.pfp_infra) {
+      // Evictions and preemptions fail the Job at once; the JobSet restarts it.
+      disruption("FailJob");
+      if (rng.Chance(50)) exit_codes("Ignore", "In", "143");
+    } else {
+      // Known fatal exit codes fail the Job at once.
+      std::string values;
+      int n = rng.Int(1, 4);
+      for (int k = 0; k < n; ++k) values += (k ? ", " : "") + Str(1 + k * 7);
+      exit_codes("FailJob", "In", values);
+      if (rng.Chance(50)) disruption("Ignore");
+      if (rng.Chance(30)) exit_codes("Count", "NotIn", "0");
     }
   }
   w.Line(8, "template:");
@@ -388,9 +396,10 @@ JobSetShape ChooseShape(Rng& rng, int max_rjobs, int serial) {
                   rj.name == "evaluator";
     rj.replicas = single ? 1 : rng.Pick(std::vector<int>{1, 2, 4, 8, 16, 32, 64});
     rj.parallelism = single ? 1 : rng.Pick(std::vector<int>{1, 2, 4, 8});
-    rj.env = 10 + rng.Int(0, 20) * rng.Int(0, 20) / 20;  // 10-30, mostly short
+    rj.env = rng.Int(10, 30);
     rj.gpu = gpu && rj.name != "evaluator" && rj.name != "ps";
     rj.pod_failure_policy = rng.Chance(60);
+    rj.pfp_infra = rng.Chance(50);
     rj.deadline = rng.Chance(25);
     rj.per_index = !single && rng.Chance(15);
     rj.max_failed = rng.Chance(50);
@@ -453,10 +462,24 @@ std::vector<FailureRule> ChooseRules(Rng& rng, const JobSetShape& s) {
       if (!last || rng.Chance(70)) {
         rule.reasons = rng.Sample(reachable, static_cast<size_t>(rng.Int(1, 2)));
       }
-      if (rng.Chance(40)) rule.patterns = rng.Sample(kPatterns, static_cast<size_t>(rng.Int(1, 2)));
+      // Specific rules (with message patterns) first, broader ones last.
+      if (rng.Chance(last ? 20 : 60)) {
+        rule.patterns = rng.Sample(kPatterns, static_cast<size_t>(rng.Int(1, 2)));
+      }
+      // Deadlines and disruptions are not the application's fault; exit codes are.
       bool not_app_error = !rule.reasons.empty();
-      for (const std::string& reason : rule.reasons)
-        not_app_error &= reason == "PodFailurePolicy" || reason == "DeadlineExceeded";
+      for (const std::string& reason : rule.reasons) {
+        if (reason == "DeadlineExceeded") continue;
+        if (reason != "PodFailurePolicy") {
+          not_app_error = false;
+          continue;
+        }
+        for (const RJobShape& rj : s.rjobs) {
+          bool targeted = rule.targets.empty() || Contains(rule.targets, rj.name);
+          bool can_fail = Contains(ReachableReasons(rj), reason);
+          if (targeted && can_fail && !rj.pfp_infra) not_app_error = false;
+        }
+      }
       rule.action = not_app_error ? rng.Pick(std::vector<std::string>{
                                         "FailJobSet", "RestartJobSet",
                                         "RestartJobSetAndIgnoreMaxRestarts"})
@@ -557,17 +580,18 @@ std::string RenderJobSet(uint64_t seed, const JobSetShape& s) {
   return std::move(w.str());
 }
 
-/// Renders a JobSet of the given shape, shrinking it until it is at most `max_bytes` (fewer env
-/// vars, flow-style env, no sidecars, pod failure policies only on the first replicated job,
-/// lean auxiliary jobs, fewer failure policy rules, no pod failure policy, a lean first job,
-/// then fewer replicated jobs), and growing the env lists while it is under `min_bytes`.
+/// Renders a JobSet of the given shape, shrinking it until it is at most `max_bytes` (no
+/// sidecars, pod failure policies only on the first replicated job, flow-style env, lean
+/// auxiliary jobs with fewer env vars, fewer failure policy rules, fewer env vars in the first
+/// job, no pod failure policy, a lean first job, then fewer replicated jobs), and growing the
+/// env lists while it is under `min_bytes`.
 std::string RenderFitting(uint64_t seed, JobSetShape s, size_t min_bytes, size_t max_bytes) {
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string text = RenderJobSet(seed, s);
-    bool env_above_min = false, env_below_max = false, sidecars = false, later_pfp = false,
+    bool main_env_above_min = false, aux_env_above_min = false, env_below_max = false, sidecars = false, later_pfp = false,
          later_full = false, block_env = false;
     for (size_t i = 0; i < s.rjobs.size(); ++i) {
-      env_above_min |= s.rjobs[i].env > 10;
+      (i == 0 ? main_env_above_min : aux_env_above_min) |= s.rjobs[i].env > 10;
       env_below_max |= s.rjobs[i].env < 30;
       sidecars |= s.rjobs[i].sidecar;
       later_pfp |= i > 0 && s.rjobs[i].pod_failure_policy;
@@ -575,14 +599,12 @@ std::string RenderFitting(uint64_t seed, JobSetShape s, size_t min_bytes, size_t
       block_env |= !s.rjobs[i].flow_env;
     }
     if (text.size() > max_bytes) {
-      if (env_above_min) {
-        for (RJobShape& rj : s.rjobs) rj.env = std::max(10, rj.env - 3);
-      } else if (block_env) {
-        for (RJobShape& rj : s.rjobs) rj.flow_env = true;
-      } else if (sidecars) {
+      if (sidecars) {
         for (RJobShape& rj : s.rjobs) rj.sidecar = false;
       } else if (later_pfp) {
         for (size_t i = 1; i < s.rjobs.size(); ++i) s.rjobs[i].pod_failure_policy = false;
+      } else if (block_env) {
+        for (RJobShape& rj : s.rjobs) rj.flow_env = true;
       } else if (later_full) {
         // The auxiliary jobs become lean, the last one first.
         for (size_t i = s.rjobs.size() - 1; i > 0; --i) {
@@ -591,8 +613,14 @@ std::string RenderFitting(uint64_t seed, JobSetShape s, size_t min_bytes, size_t
             break;
           }
         }
+      } else if (aux_env_above_min) {
+        for (size_t i = 1; i < s.rjobs.size(); ++i) {
+          s.rjobs[i].env = std::max(10, s.rjobs[i].env - 2);
+        }
       } else if (s.rules > 1) {
         --s.rules;
+      } else if (main_env_above_min) {
+        s.rjobs[0].env = std::max(10, s.rjobs[0].env - 2);
       } else if (s.rjobs[0].pod_failure_policy) {
         s.rjobs[0].pod_failure_policy = false;
       } else if (!s.rjobs[0].lean) {
@@ -639,9 +667,9 @@ std::string GenerateFile(uint64_t seed, int index) {
   int kind = rng.Int(0, 99);
   std::string head = rng.Chance(20) ? "---\n" : "";
   JobSetShape shape = ChooseShape(rng, 4, index);
-  // Each file gets a size cap between 3 and 6 KB (higher for more replicated jobs), so sizes
-  // spread over the range.
-  int low = 3072 + 768 * (static_cast<int>(shape.rjobs.size()) - 1);
+  // Each file gets a size cap between 4 and 6 KB (higher for more replicated jobs), so sizes
+  // spread over the range; small shapes stay smaller than their cap.
+  int low = 4096 + 512 * (static_cast<int>(shape.rjobs.size()) - 1);
   size_t cap = static_cast<size_t>(rng.Int(low, 6144)) - head.size();
   if (kind < 85) {  // one JobSet
     return head + RenderFitting(rng.Next(), shape, 2048, cap);
@@ -827,9 +855,10 @@ size_t RunLint(const Corpus& c, const LintOptions& options) {
 }
 
 /// CPU seconds spent in each phase of LintObject, measured one call at a time (the phases as
-/// lint.cc runs them: copy, defaults, schema, API-server and webhook rules).
+/// lint.cc runs them: copy, defaults, schema, API-server and webhook rules, analysis).
 struct Phases {
-  double parse = 0, copy = 0, defaults = 0, schema = 0, rules = 0, lint_source = 0;
+  double parse = 0, copy = 0, defaults = 0, schema = 0, rules = 0, analysis = 0,
+         lint_source = 0;
 };
 
 /// (p) the phases of the lint, timed separately on each object. Mirrors LintObject; the sum is
@@ -856,10 +885,13 @@ void RunPhases(const Corpus& c, const LintOptions& options, Phases* p) {
       ValidateApiServerRules(defaulted, &sink);
       ValidateWebhookCreate(defaulted, options.gates, &sink);
       double g = ThreadCpu();
+      AnalyzeJobSet(defaulted, options.gates, &sink);
+      double h = ThreadCpu();
       p->copy += b - a;
       p->defaults += d - b;
       p->schema += e - d;
       p->rules += g - e;
+      p->analysis += h - g;
       n += findings.size();
     }
     double t2 = ThreadCpu();
@@ -1010,7 +1042,7 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
     j["goal_ratio_met"] = ca <= 1.25;
   }
   if (want('p')) {
-    double total = ph.parse + ph.copy + ph.defaults + ph.schema + ph.rules;
+    double total = ph.parse + ph.copy + ph.defaults + ph.schema + ph.rules + ph.analysis;
     std::printf("\nphases of (c), CPU time per call (one pass; LintSource's own total %.3f s)\n",
                 ph.lint_source);
     std::vector<std::pair<const char*, double>> parts = {
@@ -1018,7 +1050,8 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
         {"copy of the object (Node defaulted = object)", ph.copy},
         {"defaults (CRD + webhook)", ph.defaults},
         {"ValidateSchema (valijson)", ph.schema},
-        {"API-server + webhook rules", ph.rules}};
+        {"API-server + webhook rules", ph.rules},
+        {"AnalyzeJobSet (failure-policy analysis)", ph.analysis}};
     nlohmann::ordered_json jp;
     for (const auto& [what, t] : parts) {
       std::printf("    %-46s %7.3f s  %5.1f%%\n", what, t, 100 * t / total);
