@@ -48,12 +48,14 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
 
-# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, but for the
+# webhook's timed load and fault test over TLS (its deadlines assume an optimised build; the
+# webhook's unit tests, fault handling included, do run here).
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJOBSET_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  ctest --output-on-failure -j $(JOBS) -E '^webhook_integration$$'
 
 bench: build
 	bench/run.sh $(BUILD)
