@@ -252,8 +252,8 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
 
   // Step 2: elastic parallelism and completions of Indexed jobs.
   if (gates.elastic_jobset && listed) {
-    const bool terminal = ConditionTrue(old_object, "Completed") ||
-                          ConditionTrue(old_object, "Failed");
+    const bool terminal =
+        ConditionTrue(old_object, "Completed") || ConditionTrue(old_object, "Failed");
     for (size_t i = 0; i < new_rjs->items.size(); ++i) {
       const Node& rj = new_rjs->items[i];
       const Node* old_rj = old_for(rj);
@@ -283,7 +283,8 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
           }
           if (p && c && !(*p == *c)) {
             sink.Field("update/elastic-completions", path + ".completions", "Invalid value",
-                       Int(*c), "completions must be equal to parallelism for Elastic Indexed Jobs");
+                       Int(*c),
+                       "completions must be equal to parallelism for Elastic Indexed Jobs");
           }
         }
       }

@@ -104,9 +104,9 @@ Node Build(const Knobs& k) {
   y = Sub(y, "PARALLELISM", k.parallelism);
   y = Sub(y, "COMPLETIONS", k.completions);
   y = Sub(y, "STATUS\n",
-          k.status.empty() ? ""
-                           : "status:\n  conditions:\n  - type: " + k.status +
-                                 "\n    status: \"True\"\n");
+          k.status.empty()
+              ? ""
+              : "status:\n  conditions:\n  - type: " + k.status + "\n    status: \"True\"\n");
   SourceFile file = ParseSource("t.yaml", y);
   REQUIRE(file.documents.size() == 1);
   REQUIRE_MESSAGE(file.documents[0].parsed, y);
@@ -316,8 +316,8 @@ TEST_CASE("update: any change to a replicated job is rejected with the new list"
   changed.replicas = "3";
   Strings got = Update({}, changed);
   CHECK(got == Strings{"spec.replicatedJobs: Invalid value: " +
-                       RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})",
-                                 "img", "3", R"("parallelism":4,"completions":4)") +
+                       RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img",
+                                 "3", R"("parallelism":4,"completions":4)") +
                        kImmutableSuffix});
   Findings f = ValidateUpdate(Build({}), Build(changed), {});
   REQUIRE(f.size() == 1);
@@ -347,8 +347,7 @@ TEST_CASE("update: adding, removing, renaming or reordering replicated jobs is r
     REQUIRE(got.size() == 1);
     CHECK(got[0].rfind("spec.replicatedJobs: Invalid value: [{", 0) == 0);
     CHECK(got[0].size() > std::string(kImmutableSuffix).size());
-    CHECK(got[0].substr(got[0].size() - std::string(kImmutableSuffix).size()) ==
-          kImmutableSuffix);
+    CHECK(got[0].substr(got[0].size() - std::string(kImmutableSuffix).size()) == kImmutableSuffix);
   }
   // Without any replicated jobs the list prints as null.
   Node none = Build({});
@@ -371,16 +370,20 @@ TEST_CASE("update: equality is semantic: defaults, nulls and empty collections")
   REQUIRE(leader.Find("replicas") == nullptr);
   CHECK(ValidateUpdate(old_js, new_js, {}).empty());
   // null, [] and {} equal an absent field (Go's nil maps, slices and zero structs).
-  Node& tmpl_spec = *new_js.Find("spec")->Find("replicatedJobs")->items[1].Find("template")->Find(
-      "spec")->Find("template")->Find("spec");
+  Node& tmpl_spec = *new_js.Find("spec")
+                         ->Find("replicatedJobs")
+                         ->items[1]
+                         .Find("template")
+                         ->Find("spec")
+                         ->Find("template")
+                         ->Find("spec");
   tmpl_spec.Set("volumes", Node::Seq());
   tmpl_spec.Set("securityContext", Node::Map());
   tmpl_spec.Set("affinity", Node());
   CHECK(ValidateUpdate(old_js, new_js, {}).empty());
   // Map key order does not matter.
   Node reordered = Build({});
-  std::vector<MapEntry>& entries =
-      reordered.Find("spec")->Find("replicatedJobs")->items[1].entries;
+  std::vector<MapEntry>& entries = reordered.Find("spec")->Find("replicatedJobs")->items[1].entries;
   std::swap(entries[0], entries[2]);
   CHECK(ValidateUpdate(old_js, reordered, {}).empty());
   // A scalar is never vacant: false is not absent.
@@ -404,8 +407,12 @@ TEST_CASE("update: while suspended, pod template scheduling fields may change") 
   no_labels.node_selector = "";
   CHECK(Update(old_knobs, no_labels).size() == 1);  // hostNetwork: false is not masked.
   Node old_js = Build(old_knobs), new_js = Build(old_knobs);
-  Node& pod = *new_js.Find("spec")->Find("replicatedJobs")->items[0].Find("template")->Find(
-      "spec")->Find("template");
+  Node& pod = *new_js.Find("spec")
+                   ->Find("replicatedJobs")
+                   ->items[0]
+                   .Find("template")
+                   ->Find("spec")
+                   ->Find("template");
   pod.Find("metadata")->Set("annotations", Parse("{kueue: admitted}"));
   pod.Find("metadata")->Set("labels", Node());
   pod.Find("spec")->Set("tolerations", Parse("[{key: k, operator: Exists}]"));
@@ -414,10 +421,18 @@ TEST_CASE("update: while suspended, pod template scheduling fields may change") 
   CHECK(ValidateUpdate(old_js, new_js, {}).empty());
   // Metadata created where the old template had none.
   Node bare_old = Build(old_knobs), bare_new = Build(old_knobs);
-  Node& old_workers_pod = *bare_old.Find("spec")->Find("replicatedJobs")->items[1].Find(
-      "template")->Find("spec")->Find("template");
-  Node& new_workers_pod = *bare_new.Find("spec")->Find("replicatedJobs")->items[1].Find(
-      "template")->Find("spec")->Find("template");
+  Node& old_workers_pod = *bare_old.Find("spec")
+                               ->Find("replicatedJobs")
+                               ->items[1]
+                               .Find("template")
+                               ->Find("spec")
+                               ->Find("template");
+  Node& new_workers_pod = *bare_new.Find("spec")
+                               ->Find("replicatedJobs")
+                               ->items[1]
+                               .Find("template")
+                               ->Find("spec")
+                               ->Find("template");
   REQUIRE(old_workers_pod.Find("metadata") == nullptr);
   new_workers_pod.Set("metadata", Parse("{labels: {x: y}, annotations: {a: b}}"));
   CHECK(ValidateUpdate(bare_old, bare_new, {}).empty());
@@ -436,8 +451,8 @@ TEST_CASE("update: the suspend window opens when either the old or the new JobSe
   // Neither suspended: the labels are immutable, and the new ones are printed.
   Strings got = Update(running, resumed);
   CHECK(got == Strings{"spec.replicatedJobs: Invalid value: " +
-                       RJobsJson(R"("labels":{"app":"b"})", R"("nodeSelector":{"pool":"a"})",
-                                 "img", "2", R"("parallelism":4,"completions":4)") +
+                       RJobsJson(R"("labels":{"app":"b"})", R"("nodeSelector":{"pool":"a"})", "img",
+                                 "2", R"("parallelism":4,"completions":4)") +
                        kImmutableSuffix});
 }
 
@@ -449,8 +464,8 @@ TEST_CASE("update: while suspended, other fields stay immutable, printed with th
   new_knobs.image = "img:2";
   CHECK(Update(old_knobs, new_knobs) ==
         Strings{"spec.replicatedJobs: Invalid value: " +
-                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img:2",
-                          "2", R"("parallelism":4,"completions":4)") +
+                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img:2", "2",
+                          R"("parallelism":4,"completions":4)") +
                 kImmutableSuffix});
 }
 
@@ -479,8 +494,8 @@ TEST_CASE("update: without the ElasticJobSet gate, parallelism and completions a
   scaled.completions = "8";
   CHECK(Update({}, scaled) ==
         Strings{"spec.replicatedJobs: Invalid value: " +
-                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img",
-                          "2", R"("parallelism":8,"completions":8)") +
+                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img", "2",
+                          R"("parallelism":8,"completions":8)") +
                 kImmutableSuffix});
 }
 
@@ -498,8 +513,8 @@ TEST_CASE("update: ElasticJobSet lets Indexed jobs scale with parallelism == com
   both.replicas = "3";
   CHECK(Update({}, both, Elastic()) ==
         Strings{"spec.replicatedJobs: Invalid value: " +
-                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img",
-                          "3", R"("parallelism":4,"completions":4)") +
+                RJobsJson(R"("labels":{"app":"a"})", R"("nodeSelector":{"pool":"a"})", "img", "3",
+                          R"("parallelism":4,"completions":4)") +
                 kImmutableSuffix});
 }
 
@@ -607,8 +622,8 @@ TEST_CASE("update: ElasticJobSet and the suspend window combine") {
 
 TEST_CASE("update: parallelism or completions removed or added under ElasticJobSet") {
   Node old_js = Build({}), new_js = Build({});
-  Node& spec = *new_js.Find("spec")->Find("replicatedJobs")->items[1].Find("template")->Find(
-      "spec");
+  Node& spec =
+      *new_js.Find("spec")->Find("replicatedJobs")->items[1].Find("template")->Find("spec");
   spec.entries.erase(spec.entries.begin() + 1);  // parallelism
   REQUIRE(spec.Find("parallelism") == nullptr);
   // Changed (4 -> nil) but nothing to range-check, and with one side nil no equality check.
@@ -616,7 +631,7 @@ TEST_CASE("update: parallelism or completions removed or added under ElasticJobS
   CHECK(ValidateUpdate(new_js, old_js, Elastic()).empty());
 }
 
-// --- §9 step 5: managedBy ------------------------------------------------------------------------
+// --- §9 step 5: managedBy ------------------------------------------------------------------
 
 TEST_CASE("update: managedBy is immutable, nil-aware") {
   Knobs kueue, other;

@@ -24,8 +24,7 @@ struct JsonParseLimits {
 /// Runs nlohmann's SAX parser, which is iterative, and stops as soon as the nesting exceeds
 /// `limits.max_depth`, so hostile input costs neither deep recursion nor a large tree. Gives
 /// false and a one-line message (syntax error with its byte offset, or the depth limit).
-bool ParseJson(std::string_view text, const JsonParseLimits& limits, Node* out,
-               std::string* error);
+bool ParseJson(std::string_view text, const JsonParseLimits& limits, Node* out, std::string* error);
 
 /// Converts a nlohmann value into a Node (recursive: bound the depth of untrusted input first,
 /// e.g. by parsing it with ParseJson instead).

@@ -90,7 +90,7 @@ TEST_CASE("json: nesting is bounded without recursion") {
 TEST_CASE("json: syntax errors name the byte offset") {
   CHECK(ParseError("").find("invalid JSON at byte 1: parse error") == 0);
   CHECK(ParseError("{\"a\": }").find("invalid JSON at byte 7") == 0);
-  CHECK(ParseError("{} x").find("invalid JSON") == 0);      // Trailing garbage.
+  CHECK(ParseError("{} x").find("invalid JSON") == 0);         // Trailing garbage.
   CHECK(ParseError("{\"a\": 1,}").find("invalid JSON") == 0);  // Strict JSON.
   CHECK(ParseError("\"\xff\"").find("invalid JSON") == 0);     // Not UTF-8.
   CHECK(ParseError("[1] // c").find("invalid JSON") == 0);     // No comments.
@@ -145,8 +145,7 @@ TEST_CASE("json: NodeToJsonText always writes valid JSON") {
   CHECK(nlohmann::json::accept(text));
   // Overlong encodings and surrogates are not UTF-8 either.
   CHECK(NodeToJsonText(Node::String("\xc0\xaf")) == "\"\xef\xbf\xbd\xef\xbf\xbd\"");
-  CHECK(NodeToJsonText(Node::String("\xed\xa0\x80")) ==
-        "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(NodeToJsonText(Node::String("\xed\xa0\x80")) == "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
   CHECK(NodeToJsonText(Node::String("\xf0\x9f\x98\x80")) == "\"\xf0\x9f\x98\x80\"");
 }
 

@@ -50,8 +50,8 @@ bool IsJsonContentType(std::string_view content_type) {
 HttpReply HandleAdmission(Endpoint endpoint, std::string_view content_type, std::string_view body,
                           const AdmissionOptions& options) {
   if (!IsJsonContentType(content_type)) {
-    return BadRequest("Content-Type must be application/json, got \"" +
-                      std::string(content_type) + "\"");
+    return BadRequest("Content-Type must be application/json, got \"" + std::string(content_type) +
+                      "\"");
   }
   Node parsed;
   std::string error;

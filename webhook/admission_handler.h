@@ -16,20 +16,20 @@ enum class Endpoint { kMutateJobSet, kValidateJobSet };
 
 /// What decisions depend on.
 struct AdmissionOptions {
-  LintOptions lint;       ///< Feature gates and the schema, as for `kubectl jobset lint`.
-  JsonParseLimits json;   ///< Nesting bound for request bodies.
+  LintOptions lint;      ///< Feature gates and the schema, as for `kubectl jobset lint`.
+  JsonParseLimits json;  ///< Nesting bound for request bodies.
 };
 
 /// The reply to send, and what the request log and metrics say about it.
 struct HttpReply {
-  int status = 200;       ///< HTTP status.
-  std::string body;       ///< application/json.
+  int status = 200;  ///< HTTP status.
+  std::string body;  ///< application/json.
   /// "allowed", "patched", "denied" (422), "invalid" (allowed=false, 400: malformed object),
   /// "bad_request" (HTTP 400: not an AdmissionReview).
   std::string verdict;
-  int review_code = 0;    ///< response.status.code of a rejection, else 0.
+  int review_code = 0;  ///< response.status.code of a rejection, else 0.
   size_t warnings = 0;
-  std::string error;      ///< Why the request was refused, for the log.
+  std::string error;  ///< Why the request was refused, for the log.
   // From the request, for the log (empty when it could not be read).
   std::string uid, api_version, kind, name, namespace_name, operation;
   bool dry_run = false;

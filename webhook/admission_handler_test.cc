@@ -111,9 +111,9 @@ TEST_CASE("handler: verdicts") {
   CHECK(j["response"]["allowed"] == false);
   CHECK(j["response"]["status"]["code"] == 400);
 
-  HttpReply patched = HandleAdmission(Endpoint::kMutateJobSet, "application/json",
-                                      Review("admission.k8s.io/v1", "u", "CREATE", kObject),
-                                      Options());
+  HttpReply patched =
+      HandleAdmission(Endpoint::kMutateJobSet, "application/json",
+                      Review("admission.k8s.io/v1", "u", "CREATE", kObject), Options());
   CHECK(patched.verdict == "patched");
   j = nlohmann::json::parse(patched.body);
   CHECK(j["response"]["patchType"] == "JSONPatch");

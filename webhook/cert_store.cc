@@ -94,8 +94,8 @@ std::shared_ptr<const CertificatePair> CertificatePair::Parse(const std::string&
   auto key_bio = MemBio(key_pem);
   // A null password callback with an empty password: an encrypted key fails instead of
   // prompting on the terminal.
-  pair->key_ = PEM_read_bio_PrivateKey(key_bio.get(), nullptr,
-                                       [](char*, int, int, void*) { return 0; }, nullptr);
+  pair->key_ = PEM_read_bio_PrivateKey(
+      key_bio.get(), nullptr, [](char*, int, int, void*) { return 0; }, nullptr);
   if (!pair->key_) {
     *error = OpenSslError("no usable PEM private key in the key file");
     return nullptr;

@@ -24,10 +24,13 @@ class CertificatePair {
   static std::shared_ptr<const CertificatePair> Parse(const std::string& cert_pem,
                                                       const std::string& key_pem,
                                                       std::string* error);
+  /// Frees the certificates and the key (connections hold their own references).
   ~CertificatePair();
   CertificatePair(const CertificatePair&) = delete;
   CertificatePair& operator=(const CertificatePair&) = delete;
 
+  /// The leaf certificate, the intermediates after it (possibly empty) and the key; owned by
+  /// the pair.
   X509* leaf() const { return leaf_; }
   STACK_OF(X509) * chain() const { return chain_; }
   EVP_PKEY* key() const { return key_; }
@@ -40,7 +43,7 @@ class CertificatePair {
  private:
   CertificatePair() = default;
   X509* leaf_ = nullptr;
-  STACK_OF(X509)* chain_ = nullptr;
+  STACK_OF(X509) * chain_ = nullptr;
   EVP_PKEY* key_ = nullptr;
   int64_t not_after_ = 0;
   std::string serial_, subject_;
@@ -64,7 +67,9 @@ class CertificateStore {
   /// (may be null) and, on failure, the message.
   using Observer = std::function<void(ReloadResult, const CertificatePair*, const std::string&)>;
 
+  /// Watches `cert_file` and `key_file`; nothing is read until Reload.
   CertificateStore(std::string cert_file, std::string key_file);
+  /// Stops the poller.
   ~CertificateStore();
 
   /// Reads the files now.
@@ -81,7 +86,7 @@ class CertificateStore {
   const std::string cert_file_, key_file_;
   mutable std::mutex mu_;  // Guards current_ only.
   std::shared_ptr<const CertificatePair> current_;
-  std::mutex reload_mu_;  // Serializes Reload; guards what follows.
+  std::mutex reload_mu_;                      // Serializes Reload; guards what follows.
   std::string last_cert_pem_, last_key_pem_;  // Contents last tried, loaded or not.
   bool tried_ = false;
   std::string last_read_error_;  // The last file read error, reported once.

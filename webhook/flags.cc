@@ -88,8 +88,7 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
   app.add_option("--port", c.port, "HTTPS port (0 = any free port)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
-  app.add_option("--bind-address", c.bind_address, "HTTPS listen address")
-      ->capture_default_str();
+  app.add_option("--bind-address", c.bind_address, "HTTPS listen address")->capture_default_str();
   app.add_option("--health-port", c.health_port,
                  "plain HTTP port for /healthz, /readyz and /metrics (0 = any free port)")
       ->capture_default_str()
@@ -165,9 +164,9 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
     *err = "error: --cert-poll-interval must be between 100ms and 10m\n";
     return FlagsResult::kUsageError;
   }
-  for (auto [name, value] : {std::pair{"--read-timeout", c.read_timeout},
-                             std::pair{"--write-timeout", c.write_timeout},
-                             std::pair{"--keep-alive-timeout", c.keep_alive_timeout}}) {
+  for (auto [name, value] :
+       {std::pair{"--read-timeout", c.read_timeout}, std::pair{"--write-timeout", c.write_timeout},
+        std::pair{"--keep-alive-timeout", c.keep_alive_timeout}}) {
     if (value < std::chrono::milliseconds(100)) {
       *err = std::string("error: ") + name + " must be at least 100ms\n";
       return FlagsResult::kUsageError;

@@ -59,11 +59,28 @@ TEST_CASE("flags: defaults and the contract's flags") {
   CHECK(c.keep_alive_max_requests > 5);
 
   WebhookConfig d;
-  REQUIRE(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--port", "0",
-                 "--health-port", "0", "--feature-gates", "RestartJob=true,ElasticJobSet=true",
-                 "--client-ca-file", "ca.pem", "--tls-min-version", "VersionTLS13",
-                 "--cert-poll-interval", "1s", "--read-timeout", "2s", "--keep-alive-timeout",
-                 "3s", "--shutdown-delay", "250ms"},
+  REQUIRE(Parse({"--tls-cert-file",
+                 "c",
+                 "--tls-private-key-file",
+                 "k",
+                 "--port",
+                 "0",
+                 "--health-port",
+                 "0",
+                 "--feature-gates",
+                 "RestartJob=true,ElasticJobSet=true",
+                 "--client-ca-file",
+                 "ca.pem",
+                 "--tls-min-version",
+                 "VersionTLS13",
+                 "--cert-poll-interval",
+                 "1s",
+                 "--read-timeout",
+                 "2s",
+                 "--keep-alive-timeout",
+                 "3s",
+                 "--shutdown-delay",
+                 "250ms"},
                 &d, &err) == FlagsResult::kRun);
   CHECK(d.port == 0);
   CHECK(d.gates.restart_job);
@@ -83,16 +100,16 @@ TEST_CASE("flags: usage errors") {
   CHECK(Parse({}, &c, &err) == FlagsResult::kUsageError);
   CHECK(err.find("--tls-cert-file") != std::string::npos);
   err.clear();
-  CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--feature-gates",
-               "Nope=true"},
-              &c, &err) == FlagsResult::kUsageError);
+  CHECK(
+      Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--feature-gates", "Nope=true"},
+            &c, &err) == FlagsResult::kUsageError);
   CHECK(err.find("--feature-gates") != std::string::npos);
   err.clear();
   CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--tls-min-version", "1.1"},
               &c, &err) == FlagsResult::kUsageError);
   err.clear();
-  CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--read-timeout", "soon"},
-              &c, &err) == FlagsResult::kUsageError);
+  CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--read-timeout", "soon"}, &c,
+              &err) == FlagsResult::kUsageError);
   CHECK(Parse({"--version"}, &c, &err) == FlagsResult::kExitOk);
 }
 

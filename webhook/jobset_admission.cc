@@ -60,10 +60,14 @@ bool IsJobSetRequest(const AdmissionRequest& request) {
 
 StatusCause CauseOf(const std::string& upstream) {
   static const std::pair<std::string_view, std::string_view> kTypes[] = {
-      {"Invalid value", "FieldValueInvalid"},      {"Required value", "FieldValueRequired"},
-      {"Forbidden", "FieldValueForbidden"},        {"Too long", "FieldValueTooLong"},
-      {"Too many", "FieldValueTooMany"},           {"Duplicate value", "FieldValueDuplicate"},
-      {"Unsupported value", "FieldValueNotSupported"}, {"Not found", "FieldValueNotFound"},
+      {"Invalid value", "FieldValueInvalid"},
+      {"Required value", "FieldValueRequired"},
+      {"Forbidden", "FieldValueForbidden"},
+      {"Too long", "FieldValueTooLong"},
+      {"Too many", "FieldValueTooMany"},
+      {"Duplicate value", "FieldValueDuplicate"},
+      {"Unsupported value", "FieldValueNotSupported"},
+      {"Not found", "FieldValueNotFound"},
       {"Internal error", "InternalError"},
   };
   for (size_t pos = upstream.find(": "); pos != std::string::npos;
@@ -140,8 +144,8 @@ std::string JsonPatchText(const std::vector<PatchOp>& ops) {
   std::string out = "[";
   for (size_t i = 0; i < ops.size(); ++i) {
     if (i) out += ",";
-    out += R"({"op":"add","path":)" + NodeToJsonText(Node::String(ops[i].path)) +
-           R"(,"value":)" + NodeToJsonText(ops[i].value) + "}";
+    out += R"({"op":"add","path":)" + NodeToJsonText(Node::String(ops[i].path)) + R"(,"value":)" +
+           NodeToJsonText(ops[i].value) + "}";
   }
   return out + "]";
 }

@@ -144,8 +144,8 @@ TEST_CASE("admission: warnings are short single lines, once each") {
 TEST_CASE("admission: too many warnings end with a count of the rest") {
   std::vector<Finding> many;
   for (int i = 0; i < 60; ++i) {
-    many.push_back(Warning("spec.failurePolicy.rules[" + std::to_string(i) + "]",
-                           std::string(100, 'w')));
+    many.push_back(
+        Warning("spec.failurePolicy.rules[" + std::to_string(i) + "]", std::string(100, 'w')));
   }
   std::vector<std::string> w = WarningsOf(many);
   size_t total = 0;
@@ -173,8 +173,8 @@ TEST_CASE("admission: CREATE is validated as lint does") {
   REQUIRE(denied.status);
   CHECK(denied.status->code == 422);
   CHECK(denied.status->reason == "Invalid");
-  CHECK(denied.status->message == std::string("JobSet.jobset.x-k8s.io \"js\" is invalid: ") +
-                                      kEvicted);
+  CHECK(denied.status->message ==
+        std::string("JobSet.jobset.x-k8s.io \"js\" is invalid: ") + kEvicted);
   REQUIRE(denied.status->causes.size() == 1);
   CHECK(denied.status->causes[0].field == "<nil>");
   CHECK(denied.status->causes[0].reason == "InternalError");
@@ -203,8 +203,9 @@ TEST_CASE("admission: lint warnings come back, unless the object's annotation si
     if (w.rfind("spec.failurePolicy.maxRestarts: maxRestarts is -1", 0) == 0) negative = true;
   }
   CHECK_MESSAGE(negative, "no warning about maxRestarts -1");
-  warned.Find("metadata")->Set(
-      "annotations", Yaml("kubectl-jobset.io/ignore: failure-policy/negative-max-restarts # ok"));
+  warned.Find("metadata")
+      ->Set("annotations",
+            Yaml("kubectl-jobset.io/ignore: failure-policy/negative-max-restarts # ok"));
   AdmissionResponse quiet = ValidateJobSet(Request("CREATE", warned), Options());
   CHECK(quiet.warnings.size() + 1 == r.warnings.size());
   for (const std::string& w : quiet.warnings) CHECK(w.find("maxRestarts is -1") == w.npos);

@@ -52,7 +52,9 @@ bool Listener::BindOnce(std::string* error) {
 
 bool Listener::Bind(std::string* error) { return BindOnce(error); }
 
-void Listener::Start() { thread_ = std::thread([this] { Run(); }); }
+void Listener::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
 
 void Listener::Run() {
   for (;;) {

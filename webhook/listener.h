@@ -31,6 +31,7 @@ class Listener {
   /// died and the port is being bound again.
   Listener(std::unique_ptr<httplib::Server> server, std::string address, int port, int backlog,
            std::function<void(const std::string&)> on_error);
+  /// Stops first.
   ~Listener();
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -47,6 +48,7 @@ class Listener {
   /// them or after the keep-alive timeout. Idempotent.
   void Stop();
 
+  /// The server being run.
   httplib::Server& server() { return *server_; }
 
  private:

@@ -75,8 +75,8 @@ int Run(const WebhookConfig& config) {
     timespec wait{1, 0};
     sig = sigtimedwait(&signals, nullptr, &wait);
   }
-  log.Info("shutting down", {{"signal", strsignal(sig)},
-                             {"delayMs", config.shutdown_delay.count()}});
+  log.Info("shutting down",
+           {{"signal", strsignal(sig)}, {"delayMs", config.shutdown_delay.count()}});
   server.BeginDrain();
   if (config.shutdown_delay.count() > 0) std::this_thread::sleep_for(config.shutdown_delay);
 

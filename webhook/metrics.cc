@@ -60,8 +60,8 @@ std::string Metrics::Render() const {
   for (const auto& [key, count] : requests_) {
     const auto& [path, verdict, code] = key;
     out += "jobset_webhook_requests_total{path=\"" + Label(path) + "\",verdict=\"" +
-           Label(verdict) + "\",code=\"" + std::to_string(code) + "\"} " +
-           std::to_string(count) + "\n";
+           Label(verdict) + "\",code=\"" + std::to_string(code) + "\"} " + std::to_string(count) +
+           "\n";
   }
   out +=
       "# HELP jobset_webhook_request_duration_seconds Time to decide on a request, from the "
@@ -77,8 +77,8 @@ std::string Metrics::Render() const {
     }
     out += "jobset_webhook_request_duration_seconds_bucket{path=\"" + p + "\",le=\"+Inf\"} " +
            std::to_string(h.count) + "\n";
-    out += "jobset_webhook_request_duration_seconds_sum{path=\"" + p + "\"} " + Number(h.sum) +
-           "\n";
+    out +=
+        "jobset_webhook_request_duration_seconds_sum{path=\"" + p + "\"} " + Number(h.sum) + "\n";
     out += "jobset_webhook_request_duration_seconds_count{path=\"" + p + "\"} " +
            std::to_string(h.count) + "\n";
   }

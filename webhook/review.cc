@@ -23,7 +23,9 @@ std::optional<Node> TakeObject(Node* map, std::string_view key) {
 }
 
 Json StatusJson(const Status& s) {
-  Json j = {{"metadata", Json::object()}, {"status", "Failure"}, {"message", s.message},
+  Json j = {{"metadata", Json::object()},
+            {"status", "Failure"},
+            {"message", s.message},
             {"reason", s.reason}};
   if (!s.group.empty()) {
     Json details = {{"name", s.name}, {"group", s.group}, {"kind", s.kind}};
@@ -40,9 +42,7 @@ Json StatusJson(const Status& s) {
   return j;
 }
 
-std::string Dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace
 
@@ -96,15 +96,14 @@ std::string EncodeReview(const AdmissionRequest& request, const AdmissionRespons
     r["patchType"] = "JSONPatch";
     r["patch"] = Base64(response.patch);
   }
-  Json review = {{"apiVersion", request.api_version},
-                 {"kind", "AdmissionReview"},
-                 {"response", std::move(r)}};
+  Json review = {
+      {"apiVersion", request.api_version}, {"kind", "AdmissionReview"}, {"response", std::move(r)}};
   return Dump(review);
 }
 
 std::string StatusDocument(int code, const std::string& reason, const std::string& message) {
-  Json j = {{"kind", "Status"},     {"apiVersion", "v1"}, {"metadata", Json::object()},
-            {"status", "Failure"},  {"message", message}, {"reason", reason},
+  Json j = {{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", Json::object()},
+            {"status", "Failure"}, {"message", message}, {"reason", reason},
             {"code", code}};
   return Dump(j);
 }

@@ -40,8 +40,8 @@ struct StatusCause {
 
 /// A metav1.Status of a rejection.
 struct Status {
-  int code = 0;         ///< 422 Invalid, 400 BadRequest.
-  std::string reason;   ///< "Invalid", "BadRequest".
+  int code = 0;        ///< 422 Invalid, 400 BadRequest.
+  std::string reason;  ///< "Invalid", "BadRequest".
   std::string message;
   /// details (name, group, kind, causes); only when `group` is set.
   std::string name, group, kind;

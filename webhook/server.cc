@@ -147,8 +147,8 @@ void WebhookServer::Configure(httplib::Server& server, bool https) {
       });
   // Replies cpp-httplib makes on its own (404, 413, 400 for a broken request line...) get a
   // metav1.Status body too.
-  server.set_error_handler(httplib::Server::HandlerWithResponse(
-      [this](const httplib::Request& req, httplib::Response& res) {
+  server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req,
+                                                                       httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     std::string message;
     switch (res.status) {
@@ -161,8 +161,7 @@ void WebhookServer::Configure(httplib::Server& server, bool https) {
       default:
         message = "cannot serve this request (HTTP " + std::to_string(res.status) + ")";
     }
-    res.set_content(StatusDocument(res.status, ReasonFor(res.status), message),
-                    "application/json");
+    res.set_content(StatusDocument(res.status, ReasonFor(res.status), message), "application/json");
     LogHttpError(req, res, message);
     return httplib::Server::HandlerResponse::Handled;
   }));
@@ -179,10 +178,8 @@ void WebhookServer::LogHttpError(const httplib::Request& req, const httplib::Res
                                  {"error", message}});
 }
 
-void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path,
-                                   const httplib::Request& req,
-                                   const httplib::ContentReader& reader,
-                                   httplib::Response& res) {
+void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path, const httplib::Request& req,
+                                   const httplib::ContentReader& reader, httplib::Response& res) {
   metrics_->AddInFlight(1);
   std::string body;
   BodyRead read = ReadBody(req, reader, config_.max_body_bytes, &body);
@@ -196,8 +193,7 @@ void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path,
     case BodyRead::kTooLargeUnread:
       reply.status = 413;
       reply.verdict = "too_large";
-      reply.error = "request body larger than " + std::to_string(config_.max_body_bytes) +
-                    " bytes";
+      reply.error = "request body larger than " + std::to_string(config_.max_body_bytes) + " bytes";
       reply.body = StatusDocument(413, "RequestEntityTooLarge", reply.error);
       break;
     case BodyRead::kFailed:
@@ -261,7 +257,8 @@ void WebhookServer::AddAdmissionRoutes(httplib::Server& server) {
           StatusDocument(501, "NotImplemented",
                          std::string("Volcano Job admission (") + path +
                              ") is not implemented yet by jobset-webhook; only JobSets are "
-                             "served (" + kMutateJobSetPath + ", " + kValidateJobSetPath + ")"),
+                             "served (" +
+                             kMutateJobSetPath + ", " + kValidateJobSetPath + ")"),
           "application/json");
       if (draining_ || read == BodyRead::kTooLargeUnread || read == BodyRead::kFailed) {
         res.set_header("Connection", "close");
@@ -281,6 +278,28 @@ void WebhookServer::AddAdmissionRoutes(httplib::Server& server) {
       LogHttpError(req, res, "method not allowed");
     });
   }
+}
+
+void WebhookServer::AddFallbackRoutes(httplib::Server& server) {
+  // Without a handler, cpp-httplib reads the body of a POST, PUT, PATCH or DELETE to an
+  // unknown path whole (a chunked one without any limit) before answering 404. These
+  // catch-alls, registered last, read it through ReadBody instead.
+  auto not_found = [this](const httplib::Request& req, httplib::Response& res,
+                          const httplib::ContentReader& reader) {
+    std::string ignored;
+    BodyRead read = ReadBody(req, reader, config_.max_body_bytes, &ignored);
+    res.status = 404;
+    std::string message = "no handler for " + req.method + " " + req.path;
+    res.set_content(StatusDocument(404, "NotFound", message), "application/json");
+    if (draining_ || read == BodyRead::kTooLargeUnread || read == BodyRead::kFailed) {
+      res.set_header("Connection", "close");
+    }
+    LogHttpError(req, res, message);
+  };
+  server.Post(".*", not_found);
+  server.Put(".*", not_found);
+  server.Patch(".*", not_found);
+  server.Delete(".*", not_found);
 }
 
 void WebhookServer::AddHealthRoutes(httplib::Server& server) {
@@ -305,15 +324,16 @@ void WebhookServer::AddHealthRoutes(httplib::Server& server) {
 
 bool WebhookServer::Bind(std::string* error) {
   std::string tls_error;
-  auto https = std::make_unique<httplib::SSLServer>([&](SSL_CTX& ctx) {
-    return hooks_.Configure(&ctx, config_.tls, &tls_error);
-  });
+  auto https = std::make_unique<httplib::SSLServer>(
+      [&](SSL_CTX& ctx) { return hooks_.Configure(&ctx, config_.tls, &tls_error); });
   if (!https->is_valid()) {
-    *error = "TLS setup failed: " + (tls_error.empty() ? "cannot create an SSL context" : tls_error);
+    *error =
+        "TLS setup failed: " + (tls_error.empty() ? "cannot create an SSL context" : tls_error);
     return false;
   }
   Configure(*https, true);
   AddAdmissionRoutes(*https);
+  AddFallbackRoutes(*https);
   auto on_listener_error = [this](const std::string& message) {
     log_->Error("listener error", {{"error", message}});
   };
@@ -324,9 +344,10 @@ bool WebhookServer::Bind(std::string* error) {
   auto health = std::make_unique<httplib::Server>();
   Configure(*health, false);
   AddHealthRoutes(*health);
-  health_ = std::make_unique<Listener>(std::move(health), config_.health_bind_address,
-                                       config_.health_port, config_.listen_backlog,
-                                       on_listener_error);
+  AddFallbackRoutes(*health);
+  health_ =
+      std::make_unique<Listener>(std::move(health), config_.health_bind_address,
+                                 config_.health_port, config_.listen_backlog, on_listener_error);
   return health_->Bind(error);
 }
 

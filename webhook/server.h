@@ -30,6 +30,7 @@ class WebhookServer {
   /// `store`, `log` and `metrics` must outlive the server.
   WebhookServer(const WebhookConfig& config, CertificateStore* store, Logger* log,
                 Metrics* metrics);
+  /// Stops both listeners.
   ~WebhookServer();
   WebhookServer(const WebhookServer&) = delete;
   WebhookServer& operator=(const WebhookServer&) = delete;
@@ -52,6 +53,7 @@ class WebhookServer {
  private:
   void AddAdmissionRoutes(httplib::Server& server);
   void AddHealthRoutes(httplib::Server& server);
+  void AddFallbackRoutes(httplib::Server& server);
   void Configure(httplib::Server& server, bool https);
   void ServeAdmission(Endpoint endpoint, const char* path, const httplib::Request& req,
                       const httplib::ContentReader& reader, httplib::Response& res);

@@ -3,6 +3,7 @@
 #include "webhook/server.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,7 +20,8 @@ namespace fs = std::filesystem;
 struct Fixture {
   fs::path dir;
   testing::TestCa ca;
-  Logger log{open("/dev/null", O_WRONLY)};
+  int null_fd = open("/dev/null", O_WRONLY);
+  Logger log{null_fd};
   Metrics metrics;
   std::unique_ptr<CertificateStore> store;
   std::unique_ptr<WebhookServer> server;
@@ -46,6 +48,7 @@ struct Fixture {
   ~Fixture() {
     server->Stop();
     fs::remove_all(dir);
+    close(null_fd);
   }
   std::unique_ptr<httplib::SSLClient> Client() {
     auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", server->port());

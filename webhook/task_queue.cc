@@ -5,8 +5,7 @@
 
 namespace jobset::webhook {
 
-ConnectionTaskQueue::ConnectionTaskQueue(size_t max_threads,
-                                         std::chrono::milliseconds idle_timeout)
+ConnectionTaskQueue::ConnectionTaskQueue(size_t max_threads, std::chrono::milliseconds idle_timeout)
     : max_threads_(std::max<size_t>(1, max_threads)), idle_timeout_(idle_timeout) {}
 
 ConnectionTaskQueue::~ConnectionTaskQueue() { shutdown(); }

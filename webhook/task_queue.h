@@ -26,6 +26,7 @@ class ConnectionTaskQueue : public httplib::TaskQueue {
  public:
   /// At most `max_threads` (>= 1) threads; idle ones end after `idle_timeout`.
   ConnectionTaskQueue(size_t max_threads, std::chrono::milliseconds idle_timeout);
+  /// Shuts down (runs what is queued, joins every thread).
   ~ConnectionTaskQueue() override;
 
   ConnectionTaskQueue(const ConnectionTaskQueue&) = delete;

@@ -20,7 +20,8 @@ struct PemPair {
 class TestCa {
  public:
   /// A self-signed CA named `cn`.
-  explicit TestCa(const std::string& cn = "test-ca") : key_(EVP_EC_gen("P-256")), cert_(X509_new()) {
+  explicit TestCa(const std::string& cn = "test-ca")
+      : key_(EVP_EC_gen("P-256")), cert_(X509_new()) {
     Fill(cert_.get(), cn, 1, 3650, key_.get());
     X509_set_issuer_name(cert_.get(), X509_get_subject_name(cert_.get()));
     AddExt(cert_.get(), cert_.get(), NID_basic_constraints, "critical,CA:TRUE");

@@ -161,9 +161,12 @@ int Bench(const BenchFlags& f) {
   };
   double sum = 0;
   for (double m : micros) sum += m;
-  Json out = {{"requests", micros.size()},     {"mean_us", sum / micros.size()},
-              {"p50_us", pct(0.50)},           {"p90_us", pct(0.90)},
-              {"p99_us", pct(0.99)},           {"max_us", micros.back()},
+  Json out = {{"requests", micros.size()},
+              {"mean_us", sum / micros.size()},
+              {"p50_us", pct(0.50)},
+              {"p90_us", pct(0.90)},
+              {"p99_us", pct(0.99)},
+              {"max_us", micros.back()},
               {"requests_per_second", micros.size() / total}};
   std::cout << out.dump() << "\n";
   return 0;

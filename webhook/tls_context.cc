@@ -73,8 +73,8 @@ bool TlsServerHooks::Configure(SSL_CTX* ctx, const TlsOptions& options, std::str
     *error = OpenSslError("cannot set the minimum TLS version");
     return false;
   }
-  SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
-                               SSL_OP_CIPHER_SERVER_PREFERENCE);
+  SSL_CTX_set_options(
+      ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
   if (SSL_CTX_set_cipher_list(ctx, kTls12Ciphers) != 1) {
     *error = OpenSslError("cannot set the TLS 1.2 cipher list");
     return false;

@@ -53,8 +53,8 @@ class TlsServerHooks {
   struct Connection;
   static int CertCallback(SSL* ssl, void* arg);
   static void InfoCallback(const SSL* ssl, int where, int ret);
-  static void FreeConnection(void* parent, void* ptr, CRYPTO_EX_DATA* ad, int idx,
-                             long argl, void* argp);  // NOLINT(runtime/int): OpenSSL's type.
+  static void FreeConnection(void* parent, void* ptr, CRYPTO_EX_DATA* ad, int idx, long argl,
+                             void* argp);  // NOLINT(runtime/int): OpenSSL's type.
   static int ContextIndex();
   static int ConnectionIndex();
 

@@ -646,6 +646,13 @@ def bad_bodies_get_clear_answers_and_the_server_keeps_serving():
              "JSON nested deeper than 1000 levels"),
             ("10 MiB", b'{"pad":"' + b"x" * (10 << 20) + b'"}', 413, "larger than 7340032 bytes"),
         ]
+        # Just under the depth limit inside the object: parsed and judged, no crash.
+        deep = copy.deepcopy(SIMPLE)
+        deep["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["x"] = "DEEP"
+        text = json.dumps(review(deep)).replace('"DEEP"', "[" * 990 + "]" * 990)
+        for path in (VALIDATE, MUTATE):
+            status, data, _ = server.post(path, text)
+            assert status == 200 and json.loads(data)["kind"] == "AdmissionReview", data[:200]
         conn = server.connection()
         for name, body, want_status, want_message in cases:
             for c in (None, conn):  # On a fresh connection, and on a kept-alive one.
@@ -667,6 +674,20 @@ def bad_bodies_get_clear_answers_and_the_server_keeps_serving():
         assert "larger than" in json.loads(r.read())["message"]
         assert_serving_on = response_of(server.review(VALIDATE, review(SIMPLE), conn=conn))
         assert assert_serving_on["allowed"]
+        conn.close()
+        # Unknown paths and methods do not read unbounded bodies either (cpp-httplib would).
+        for method, path in (("POST", "/nope"), ("PUT", VALIDATE), ("PATCH", "/x"),
+                             ("DELETE", "/y")):
+            conn = server.connection()
+            conn.request(method, path, body=iter([chunk] * 10), encode_chunked=True,
+                         headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            assert r.status == 404, (method, path, r.status)
+            assert json.loads(r.read())["reason"] == "NotFound"
+            conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", server.health_port, timeout=10)
+        conn.request("POST", "/metrics", body=iter([chunk] * 10), encode_chunked=True)
+        assert conn.getresponse().status == 404
         conn.close()
         # A declared length far beyond the limit is refused before the body is read.
         raw = socket.create_connection(("127.0.0.1", server.port))
