@@ -10,6 +10,7 @@
 #include "validation/defaults.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
+#include "validation/kinds.h"
 
 namespace jobset {
 namespace {
@@ -24,25 +25,22 @@ bool MarkLess(const Finding& a, const Finding& b) {
 
 void LintDocumentObject(const Node& object, int document, const LintOptions& options,
                         FileResult* result) {
-  if (!object.is_map()) {
-    ++result->skipped;
-    return;
-  }
-  if (!IsJobSet(object)) {
+  const KindHandler* handler = FindKindHandler(object);
+  if (!handler) {
     ++result->skipped;
     return;
   }
   ++result->objects;
   std::string name = std::string(object.Find("metadata") ? object.Find("metadata")->StringOr("name")
                                                          : std::string_view());
-  std::vector<Finding> findings = LintObject(object, options);
+  std::vector<Finding> findings = handler->lint(object, options);
   ApplyLintConfig(options.config, &findings);
   ApplyAnnotationSuppressions(object, &findings);
   for (Finding& f : findings) {
     f.file = result->path;
     f.document = document;
-    f.api_version = kJobSetApiVersion;
-    f.kind = kJobSetKind;
+    f.api_version = std::string(handler->api_version);
+    f.kind = std::string(handler->kind);
     f.name = name;
     result->findings.push_back(std::move(f));
   }
