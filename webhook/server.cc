@@ -131,6 +131,15 @@ void WebhookServer::Configure(httplib::Server& server, bool https) {
   size_t threads = https ? config_.max_connections : kHealthThreads;
   auto idle = std::max(std::chrono::milliseconds(60'000), config_.keep_alive_timeout);
   server.new_task_queue = [threads, idle] { return new ConnectionTaskQueue(threads, idle); };
+  // Never compress. 0.11.4 (Debian builds it with zlib and brotli) gzips any JSON reply whose
+  // request sent Accept-Encoding, as Go's transport, and so kube-apiserver, always does: for a
+  // reply of a few hundred bytes that costs CPU and latency and saves nothing. The library
+  // reads the header when it writes the reply and has no switch for it, so drop it before
+  // routing. The Request is the library's own non-const local; only the handler type is const.
+  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   server.set_exception_handler(
       [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
         std::string what = "unknown exception";

@@ -86,6 +86,15 @@ TEST_CASE("server: admission over TLS, routing on the path, health and metrics")
     CHECK(again->status == 200);
     CHECK(again->get_header_value("Connection") != "close");
   }
+  // No compression, even when asked for, as kube-apiserver's Go client always does.
+  client.set_decompress(false);
+  auto plain = client.Post(kValidateJobSetPath, {{"Accept-Encoding", "gzip, deflate, br"}},
+                           kReview, "application/json");
+  REQUIRE(plain);
+  CHECK(plain->status == 200);
+  CHECK(plain->get_header_value("Content-Encoding").empty());
+  CHECK(nlohmann::json::parse(plain->body)["response"]["uid"] == "u1");
+  client.set_decompress(true);
   auto volcano = client.Post(kValidateVolcanoPath, "{}", "application/json");
   REQUIRE(volcano);
   CHECK(volcano->status == 501);
