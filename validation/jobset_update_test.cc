@@ -555,6 +555,11 @@ TEST_CASE("update: ElasticJobSet checks the new values") {
   Findings f = ValidateUpdate(Build({}), Build(unequal), Elastic());
   REQUIRE(f.size() == 1);
   CHECK(f[0].field == "spec.replicatedJobs[1].template.spec.completions");
+  CHECK(f[0].rule == "update/elastic-completions");
+  Findings z = ValidateUpdate(Build({}), Build(zero), Elastic());
+  REQUIRE(z.size() == 2);
+  CHECK(z[0].rule == "update/elastic-parallelism");
+  CHECK(z[1].rule == "update/elastic-completions");
 }
 
 TEST_CASE("update: ElasticJobSet forbids scaling a Completed or Failed JobSet") {
@@ -570,6 +575,9 @@ TEST_CASE("update: ElasticJobSet forbids scaling a Completed or Failed JobSet") 
     CHECK(Update(terminal, new_knobs, Elastic()) ==
           Strings{"spec.replicatedJobs[1].template.spec: Forbidden: Cannot mutate parallelism or "
                   "completions when JobSet is in a terminal state (Completed or Failed)"});
+    Findings f = ValidateUpdate(Build(terminal), Build(new_knobs), Elastic());
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].rule == "update/elastic-terminal");
     // Unchanged: nothing to forbid.
     CHECK(Update(terminal, terminal, Elastic()).empty());
   }

@@ -95,6 +95,18 @@ const std::vector<RuleInfo>& AllRules() {
        "A pod template already declares a volume with a template's name."},
       {"volume-claim-policy/no-volume-mount", S::kError, R::kWebhook,
        "No container mounts the volume a template declares."},
+      // UPDATE only (webhook/ and `jobset-webhook`): kubectl-jobset lint checks CREATE.
+      {"update/immutable", S::kError, R::kSchema,
+       "A CEL transition rule forbids changing this part of the spec."},
+      {"update/replicated-jobs-immutable", S::kError, R::kWebhook,
+       "replicatedJobs changed beyond what the webhook lets an update change."},
+      {"update/managed-by-immutable", S::kError, R::kWebhook, "spec.managedBy changed."},
+      {"update/elastic-terminal", S::kError, R::kWebhook,
+       "Elastic resize of a JobSet that already completed or failed."},
+      {"update/elastic-parallelism", S::kError, R::kWebhook,
+       "Elastic resize to a parallelism below 1."},
+      {"update/elastic-completions", S::kError, R::kWebhook,
+       "Elastic resize to completions below 1 or unequal to parallelism."},
       // Our own analysis: accepted upstream, but it will not do what was meant.
       {"failure-policy/invalid-pattern", S::kWarning, R::kAnalysis,
        "A message pattern does not compile as RE2 and silently never matches."},
