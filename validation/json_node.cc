@@ -13,6 +13,8 @@ namespace {
 
 using Json = nlohmann::json;
 
+size_t Utf8Sequence(std::string_view s, size_t i);
+
 Node FloatNode(double value, std::string text) {
   Node n;
   n.kind = Node::Kind::kFloat;
@@ -69,51 +71,296 @@ void MergeDuplicateKeys(Node* map) {
   entries.resize(out);
 }
 
-// nlohmann's SAX interface, building Nodes in place. The parser itself keeps its own state on
-// the heap (it does not recurse), and this builder refuses to open a container beyond the
-// depth limit, so the whole parse is bounded by the input size.
-class NodeBuilder {
+// A strict RFC 8259 parser building Nodes in place, for request bodies: the webhook's hot
+// path (nlohmann's lexer copied every string character by character and cost half of a
+// request). It keeps nlohmann's semantics: a UTF-8 BOM is skipped, strings must be valid UTF-8
+// with paired surrogates, no comments and no trailing commas, integers that fit int64 are
+// kInt, above it kFloat with the digits as text. It does not recurse: open containers live on
+// an explicit stack bounded by the depth limit, so the whole parse is bounded by the input.
+class JsonParser {
  public:
-  NodeBuilder(int max_depth, Node* root) : max_depth_(max_depth), root_(root) {}
+  JsonParser(std::string_view text, int max_depth) : s_(text), max_depth_(max_depth) {}
 
-  bool null() { return Place(Node()); }
-  bool boolean(bool v) { return Place(Node::Bool(v)); }
-  bool number_integer(Json::number_integer_t v) { return Place(Node::Int(v)); }
-  bool number_unsigned(Json::number_unsigned_t v) { return Place(UnsignedNode(v)); }
-  bool number_float(Json::number_float_t v, const Json::string_t& text) {
-    return Place(FloatNode(v, text));
-  }
-  bool string(Json::string_t& v) { return Place(Node::String(std::move(v))); }
-  bool binary(Json::binary_t& /*v*/) { return false; }  // JSON text has no binary values.
-  bool start_object(std::size_t /*size*/) { return Open(Node::Map()); }
-  bool key(Json::string_t& k) {
-    key_ = std::move(k);
-    return true;
-  }
-  bool end_object() {
-    MergeDuplicateKeys(open_.back());
-    open_.pop_back();
-    return true;
-  }
-  bool start_array(std::size_t /*size*/) { return Open(Node::Seq()); }
-  bool end_array() {
-    open_.pop_back();
-    return true;
-  }
-  bool parse_error(std::size_t position, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& ex) {
-    std::string what = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 1, ..." -> "parse error at ...".
-    if (size_t close = what.find("] "); !what.empty() && what[0] == '[' && close != what.npos) {
-      what = what.substr(close + 2);
+  bool Parse(Node* root) {
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+    root_ = root;
+    // One loop over values: after each finished value, close containers and read separators.
+    for (;;) {
+      SkipSpace();
+      if (!ParseValue()) return false;
+      if (opened_) {  // A container with contents: read its first value next.
+        opened_ = false;
+        continue;
+      }
+      for (;;) {
+        if (open_.empty()) {
+          SkipSpace();
+          if (pos_ != s_.size()) return Fail("unexpected content after the value");
+          return true;
+        }
+        SkipSpace();
+        Node& top = *open_.back();
+        char c = Peek();
+        if (c == ',') {
+          ++pos_;
+          SkipSpace();
+          if (top.is_map() && !ParseKey()) return false;
+          break;  // The next value.
+        }
+        if (c == (top.is_map() ? '}' : ']')) {
+          ++pos_;
+          Close();
+          continue;
+        }
+        return Fail(top.is_map() ? "expected ',' or '}'" : "expected ',' or ']'");
+      }
     }
-    error_ = "invalid JSON at byte " + std::to_string(position) + ": " + what;
-    return false;
   }
 
   const std::string& error() const { return error_; }
 
  private:
+  char Peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  bool AtEnd() const { return pos_ >= s_.size(); }
+
+  void SkipSpace() {
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+      ++pos_;
+    }
+  }
+
+  bool Fail(std::string_view what) {
+    // 1-based, as nlohmann counted: the offending byte, or one past the end.
+    error_ = "invalid JSON at byte " + std::to_string(pos_ + 1) + ": parse error: " +
+             (AtEnd() ? std::string("unexpected end of input") : std::string(what));
+    return false;
+  }
+
+  // Reads one value. A non-empty container is opened (an object's first key read too) and
+  // left for Parse's loop, with opened_ set.
+  bool ParseValue() {
+    switch (Peek()) {
+      case '{': {
+        ++pos_;
+        if (!Open(Node::Map())) return false;
+        SkipSpace();
+        if (Peek() == '}') {
+          ++pos_;
+          Close();
+          return true;
+        }
+        opened_ = true;
+        return ParseKey();
+      }
+      case '[': {
+        ++pos_;
+        if (!Open(Node::Seq())) return false;
+        SkipSpace();
+        if (Peek() == ']') {
+          ++pos_;
+          Close();
+          return true;
+        }
+        opened_ = true;
+        return true;
+      }
+      case '"': {
+        std::string v;
+        if (!ParseString(&v)) return false;
+        Store(Node::String(std::move(v)));
+        return true;
+      }
+      case 't':
+        return Literal("true", Node::Bool(true));
+      case 'f':
+        return Literal("false", Node::Bool(false));
+      case 'n':
+        return Literal("null", Node());
+      default:
+        return ParseNumber();
+    }
+  }
+
+  bool Literal(std::string_view word, Node v) {
+    if (s_.substr(pos_, word.size()) != word) return Fail("invalid literal");
+    pos_ += word.size();
+    Store(std::move(v));
+    return true;
+  }
+
+  // After '{' or ',' in an object: "key" and ':'.
+  bool ParseKey() {
+    if (Peek() != '"') return Fail("expected a string as object key");
+    if (!ParseString(&key_)) return false;
+    SkipSpace();
+    if (Peek() != ':') return Fail("expected ':' after an object key");
+    ++pos_;
+    return true;
+  }
+
+  bool ParseNumber() {
+    const size_t start = pos_;
+    bool is_float = false;
+    if (Peek() == '-') ++pos_;
+    auto digits = [&] {
+      size_t from = pos_;
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+      return pos_ - from;
+    };
+    if (Peek() == '0') {
+      ++pos_;
+    } else if (digits() == 0) {
+      return Fail("invalid literal");
+    }
+    if (Peek() == '.') {
+      ++pos_;
+      is_float = true;
+      if (digits() == 0) return Fail("expected a digit after '.'");
+    }
+    if (Peek() == 'e' || Peek() == 'E') {
+      ++pos_;
+      is_float = true;
+      if (Peek() == '+' || Peek() == '-') ++pos_;
+      if (digits() == 0) return Fail("expected a digit in the exponent");
+    }
+    std::string_view text = s_.substr(start, pos_ - start);
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (!is_float) {
+      int64_t i = 0;
+      if (auto r = std::from_chars(first, last, i); r.ec == std::errc() && r.ptr == last) {
+        Store(Node::Int(i));
+        return true;
+      }
+      uint64_t u = 0;
+      if (auto r = std::from_chars(first, last, u); r.ec == std::errc() && r.ptr == last) {
+        Store(UnsignedNode(u));
+        return true;
+      }
+      // Beyond uint64: a float, as nlohmann reads it.
+    }
+    double d = 0;
+    auto r = std::from_chars(first, last, d);
+    if (r.ec != std::errc() || r.ptr != last || !std::isfinite(d)) {
+      pos_ = start;
+      return Fail("number overflow");
+    }
+    Store(FloatNode(d, std::string(text)));
+    return true;
+  }
+
+  static int HexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  // Four hex digits after "\u"; -1 when malformed.
+  int32_t ReadHex4() {
+    if (s_.size() - pos_ < 4) return -1;
+    int32_t v = 0;
+    for (int k = 0; k < 4; ++k) {
+      int h = HexValue(s_[pos_ + k]);
+      if (h < 0) return -1;
+      v = v * 16 + h;
+    }
+    pos_ += 4;
+    return v;
+  }
+
+  static void AppendUtf8(uint32_t cp, std::string* out) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  // At the opening quote. Plain runs are appended whole; escapes and UTF-8 are checked.
+  bool ParseString(std::string* out) {
+    out->clear();
+    ++pos_;
+    for (;;) {
+      size_t run = pos_;
+      while (pos_ < s_.size()) {
+        unsigned char c = static_cast<unsigned char>(s_[pos_]);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++pos_;
+      }
+      out->append(s_.data() + run, pos_ - run);
+      if (AtEnd()) return Fail("unterminated string");
+      unsigned char c = static_cast<unsigned char>(s_[pos_]);
+      if (c == '"') {
+        ++pos_;
+        return true;
+      }
+      if (c < 0x20) return Fail("control character in a string must be escaped");
+      if (c >= 0x80) {
+        size_t len = Utf8Sequence(s_, pos_);
+        if (len == 0) return Fail("invalid UTF-8 in a string");
+        out->append(s_.data() + pos_, len);
+        pos_ += len;
+        continue;
+      }
+      // A backslash.
+      ++pos_;
+      char e = Peek();
+      ++pos_;
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out->push_back(e);
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'u': {
+          int32_t cp = ReadHex4();
+          if (cp < 0) return Fail("'\\u' must be followed by 4 hex digits");
+          if (cp >= 0xDC00 && cp <= 0xDFFF) return Fail("unpaired low surrogate");
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (s_.substr(pos_, 2) != "\\u") return Fail("unpaired high surrogate");
+            pos_ += 2;
+            int32_t low = ReadHex4();
+            if (low < 0xDC00 || low > 0xDFFF) return Fail("unpaired high surrogate");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          }
+          AppendUtf8(static_cast<uint32_t>(cp), out);
+          break;
+        }
+        default:
+          --pos_;
+          return Fail("invalid escape in a string");
+      }
+    }
+  }
+
   // Stores a finished value in the open container (or as the root); returns it.
   Node* Store(Node v) {
     if (open_.empty()) {
@@ -123,15 +370,13 @@ class NodeBuilder {
     Node& top = *open_.back();
     if (top.is_map()) {
       top.entries.push_back(MapEntry{std::move(key_), Mark{}, std::move(v)});
+      key_.clear();
       return &top.entries.back().value;
     }
     top.items.push_back(std::move(v));
     return &top.items.back();
   }
-  bool Place(Node v) {
-    Store(std::move(v));
-    return true;
-  }
+
   // Only the innermost open container ever grows, so the pointers to the outer ones (which
   // live in their parents' vectors) stay valid.
   bool Open(Node v) {
@@ -143,8 +388,16 @@ class NodeBuilder {
     return true;
   }
 
+  void Close() {
+    if (open_.back()->is_map()) MergeDuplicateKeys(open_.back());
+    open_.pop_back();
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  bool opened_ = false;
   int max_depth_;
-  Node* root_;
+  Node* root_ = nullptr;
   std::vector<Node*> open_;
   std::string key_;
   std::string error_;
@@ -318,10 +571,9 @@ void AppendJson(const Node& n, std::string* out) {
 bool ParseJson(std::string_view text, const JsonParseLimits& limits, Node* out,
                std::string* error) {
   Node root;
-  NodeBuilder builder(limits.max_depth, &root);
-  bool ok = Json::sax_parse(text.begin(), text.end(), &builder);
-  if (!ok) {
-    *error = builder.error().empty() ? "invalid JSON" : builder.error();
+  JsonParser parser(text, limits.max_depth);
+  if (!parser.Parse(&root)) {
+    *error = parser.error();
     return false;
   }
   *out = std::move(root);

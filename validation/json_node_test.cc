@@ -3,7 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "validation/k8s_names.h"
 #include "validation/loader.h"
@@ -94,6 +97,91 @@ TEST_CASE("json: syntax errors name the byte offset") {
   CHECK(ParseError("{\"a\": 1,}").find("invalid JSON") == 0);  // Strict JSON.
   CHECK(ParseError("\"\xff\"").find("invalid JSON") == 0);     // Not UTF-8.
   CHECK(ParseError("[1] // c").find("invalid JSON") == 0);     // No comments.
+}
+
+TEST_CASE("json: strings, escapes and UTF-8 as RFC 8259 says") {
+  Node n = Parse(R"(["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20ac", "\ud83d\ude00", "caf)"
+                 "\xc3\xa9\"]");
+  REQUIRE(n.items.size() == 4);
+  CHECK(n.items[0].text == "a\"b\\c/d\b\f\n\r\t");
+  CHECK(n.items[1].text == "\xc3\xa9\xe2\x82\xac");
+  CHECK(n.items[2].text == "\xf0\x9f\x98\x80");  // A surrogate pair: one code point.
+  CHECK(n.items[3].text == "caf\xc3\xa9");        // Raw UTF-8 passes through.
+  CHECK(Parse("\"caf\xc3\xa9\"").text == "caf\xc3\xa9");
+  CHECK(Parse("\xEF\xBB\xBF {\"a\": 1}").Find("a")->integer == 1);  // A BOM is skipped.
+  CHECK(Parse(" \t\r\n[ ] ").items.empty());
+  std::string long_run(100000, 'x');
+  CHECK(Parse("\"" + long_run + "\"").text == long_run);
+
+  CHECK(ParseError(R"("\ud83d")").find("unpaired high surrogate") != std::string::npos);
+  CHECK(ParseError(R"("\ude00")").find("unpaired low surrogate") != std::string::npos);
+  CHECK(ParseError(R"("\u12g4")").find("4 hex digits") != std::string::npos);
+  CHECK(ParseError(R"("\x")").find("invalid escape") != std::string::npos);
+  CHECK(ParseError("\"a\tb\"").find("control character") != std::string::npos);
+  CHECK(ParseError("\"abc").find("unexpected end of input") != std::string::npos);
+  CHECK(ParseError("\"\xed\xa0\x80\"").find("invalid UTF-8") != std::string::npos);
+  CHECK(ParseError("\"\xc0\xaf\"").find("invalid UTF-8") != std::string::npos);  // Overlong.
+}
+
+TEST_CASE("json: numbers as nlohmann reads them") {
+  CHECK(Parse("0").integer == 0);
+  CHECK(Parse("-0").is_int());
+  CHECK(Parse("-9223372036854775808").integer == INT64_MIN);
+  CHECK(Parse("1E+2").number == 100);
+  CHECK(Parse("1e-2").text == "1e-2");
+  // Beyond uint64: a float that keeps its digits.
+  Node huge = Parse("123456789012345678901234567890");
+  CHECK(huge.kind == Node::Kind::kFloat);
+  CHECK(huge.text == "123456789012345678901234567890");
+  for (const char* bad : {"01", "-", "1.", ".5", "1e", "+1", "0x10", "NaN", "Infinity", "1e400"}) {
+    CAPTURE(bad);
+    CHECK(ParseError(bad).find("invalid JSON at byte") == 0);
+  }
+  CHECK(ParseError("1e400").find("number overflow") != std::string::npos);
+  CHECK(ParseError("[tru]").find("invalid JSON at byte 2") == 0);
+  CHECK(ParseError("{\"a\" 1}").find("invalid JSON at byte 6") == 0);
+  CHECK(ParseError("[1 2]").find("invalid JSON at byte 4") == 0);
+  CHECK(ParseError("{1: 2}").find("invalid JSON at byte 2") == 0);
+}
+
+TEST_CASE("json: a deep limit costs no recursion") {
+  // Deeper than a thread's stack would allow a recursive-descent parser.
+  const int depth = 200'000;
+  Node n = Parse(Nested(depth), depth);
+  int seen = 0;
+  for (const Node* p = &n; p->is_seq(); p = &p->items[0]) {
+    ++seen;
+    if (p->items.empty()) break;
+  }
+  CHECK(seen == depth);
+  // ~Node recurses, so take the chain apart from the top.
+  while (!n.items.empty()) {
+    Node next = std::move(n.items[0]);
+    n = std::move(next);
+  }
+}
+
+TEST_CASE("json: the same trees as nlohmann's parser, on every JobSet of the corpus") {
+  // Differential: every example, as JSON text, parsed by us and by nlohmann.
+  namespace fs = std::filesystem;
+  int compared = 0;
+  for (const auto& e :
+       fs::recursive_directory_iterator(JOBSET_SHARED_DIR "/corpus/jobset/examples")) {
+    if (e.path().extension() != ".yaml") continue;
+    SourceFile file;
+    std::string error;
+    REQUIRE(LoadFile(e.path().string(), LoadLimits{}, &file, &error));
+    for (const Document& doc : file.documents) {
+      if (!doc.parsed) continue;
+      std::string text = NodeToJsonText(doc.root);
+      nlohmann::ordered_json reference = nlohmann::ordered_json::parse(text);
+      CHECK(Parse(text) == JsonToNode(reference));
+      std::string pretty = reference.dump(2);  // Whitespace everywhere, escapes of its own.
+      CHECK(Parse(pretty) == JsonToNode(reference));
+      ++compared;
+    }
+  }
+  CHECK(compared > 20);
 }
 
 TEST_CASE("json: nlohmann values convert both ways") {
