@@ -142,30 +142,11 @@ class JsonParser {
   // left for Parse's loop, with opened_ set.
   bool ParseValue() {
     switch (Peek()) {
-      case '{': {
-        ++pos_;
-        if (!Open(Node::Map())) return false;
-        SkipSpace();
-        if (Peek() == '}') {
-          ++pos_;
-          Close();
-          return true;
-        }
-        opened_ = true;
-        return ParseKey();
-      }
-      case '[': {
-        ++pos_;
-        if (!Open(Node::Seq())) return false;
-        SkipSpace();
-        if (Peek() == ']') {
-          ++pos_;
-          Close();
-          return true;
-        }
-        opened_ = true;
-        return true;
-      }
+      case '{':
+        if (!OpenContainer(Node::Map(), '}')) return false;
+        return !opened_ || ParseKey();
+      case '[':
+        return OpenContainer(Node::Seq(), ']');
       case '"': {
         std::string v;
         if (!ParseString(&v)) return false;
@@ -181,6 +162,20 @@ class JsonParser {
       default:
         return ParseNumber();
     }
+  }
+
+  // At '{' or '[': opens the container, and closes it at once when `close` follows.
+  bool OpenContainer(Node v, char close) {
+    ++pos_;
+    if (!Open(std::move(v))) return false;
+    SkipSpace();
+    if (Peek() == close) {
+      ++pos_;
+      Close();
+      return true;
+    }
+    opened_ = true;
+    return true;
   }
 
   bool Literal(std::string_view word, Node v) {
