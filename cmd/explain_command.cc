@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/jobset_objects.h"
+#include "cmd/other_kinds.h"
 #include "validation/analysis.h"
 #include "validation/jobset_validation.h"
 #include "validation/policy_engine.h"
@@ -255,7 +256,8 @@ int RunExplain(const ExplainFlags& flags, std::ostream& out, std::ostream& err) 
     return 2;
   }
   std::vector<LoadedJobSet> jobsets;
-  if (!LoadJobSets(flags.path, gates, &jobsets, &error)) {
+  std::vector<OtherObject> others;
+  if (!LoadJobSets(flags.path, gates, &jobsets, &error, &others)) {
     err << "error: " << error << "\n";
     return 2;
   }
@@ -291,6 +293,10 @@ int RunExplain(const ExplainFlags& flags, std::ostream& out, std::ostream& err) 
     for (const std::string& line : Summary(policy, rows))
       out << (md ? "- " : "  - ") << line << "\n";
     out << "\n";
+  }
+  for (const OtherObject& o : others) {
+    if (int rc = o.commands->explain(*o.object, o.file, flags, out, &objects, err); rc != 0)
+      return rc;
   }
   if (flags.output == "json") out << json{{"objects", objects}}.dump(2) << "\n";
   return 0;

@@ -1,13 +1,39 @@
 #include "cmd/jobset_objects.h"
 
+#include "cmd/other_kinds.h"
 #include "validation/defaults.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
 
 namespace jobset {
 
+namespace {
+
+const KindCommands* FindOtherKind(const Node& object) {
+  std::string_view api_version = object.StringOr("apiVersion");
+  std::string_view kind = object.StringOr("kind");
+  for (const KindCommands& k : OtherKindCommands()) {
+    if (k.api_version == api_version && k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+// "JobSet (jobset.x-k8s.io/v1alpha2)", with the other kinds when `others` is asked for.
+std::string KindsWanted(bool others) {
+  std::string text = "JobSet (jobset.x-k8s.io/v1alpha2)";
+  if (!others) return text;
+  const std::vector<KindCommands>& kinds = OtherKindCommands();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    text += i + 1 == kinds.size() ? " or " : ", ";
+    text += std::string(kinds[i].kind) + " (" + std::string(kinds[i].api_version) + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
 bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector<LoadedJobSet>* out,
-                 std::string* error) {
+                 std::string* error, std::vector<OtherObject>* others) {
   SourceFile file;
   LoadLimits limits;
   if (!LoadFile(path, limits, &file, error)) return false;
@@ -33,6 +59,12 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
       objects.push_back(&doc.root);
     }
     for (const Node* o : objects) {
+      if (others != nullptr) {
+        if (const KindCommands* k = FindOtherKind(*o)) {
+          others->push_back({path, std::make_unique<Node>(*o), k});
+          continue;
+        }
+      }
       if (!IsJobSet(*o)) continue;
       LoadedJobSet js;
       js.file = path;
@@ -45,8 +77,8 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
       out->push_back(std::move(js));
     }
   }
-  if (out->empty()) {
-    *error = path + ": no JobSet (jobset.x-k8s.io/v1alpha2) in this file";
+  if (out->empty() && (others == nullptr || others->empty())) {
+    *error = path + ": no " + KindsWanted(others != nullptr) + " in this file";
     return false;
   }
   return true;

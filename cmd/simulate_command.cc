@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/jobset_objects.h"
+#include "cmd/other_kinds.h"
 #include "validation/loader.h"
 #include "validation/policy_engine.h"
 #include "validation/replay.h"
@@ -151,6 +152,22 @@ int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err
   if (flags.paths.empty()) {
     err << "error: no PATH given\n";
     return 2;
+  }
+  // A file of another kind (Volcano Job, Framework) is simulated by that kind's own code, with
+  // its own reading of --fail and --scenario. (Standard input is read once, below, so it is
+  // taken to be a JobSet.)
+  if (flags.paths.size() == 1 && flags.paths[0] != "-") {
+    std::vector<LoadedJobSet> jobsets;
+    std::vector<OtherObject> others;
+    std::string load_error;
+    if (LoadJobSets(flags.paths[0], FeatureGates{}, &jobsets, &load_error, &others) &&
+        jobsets.empty() && !others.empty()) {
+      if (others.size() > 1) {
+        err << "warning: " << flags.paths[0] << " holds " << others.size()
+            << " objects; simulating the first\n";
+      }
+      return others[0].commands->simulate(*others[0].object, others[0].file, flags, out, err);
+    }
   }
   if (flags.monte_carlo) return RunMonteCarloCommand(flags, out, err);
   FeatureGates gates;

@@ -9,6 +9,8 @@ const std::vector<KindHandler>& SupportedKinds() {
   // Add a kind here: its apiVersion, kind and lint function (declared in its own header).
   static const std::vector<KindHandler> kinds = {
       {kJobSetApiVersion, kJobSetKind, &LintObject},
+      // Volcano Job (validation/volcano_lint.h).
+      // FrameworkController Framework (validation/framework_lint.h).
   };
   return kinds;
 }

@@ -136,6 +136,9 @@ const std::vector<RuleInfo>& AllRules() {
        "A Job template field holds a value the Job API does not support."},
       {"depends-on/self", S::kWarning, R::kAnalysis,
        "A replicated job depends on itself and never starts."},
+      // Volcano batch.volcano.sh/v1alpha1 Job (validation/volcano_*.cc): ids volcano/*.
+      // FrameworkController frameworkcontroller.microsoft.com/v1 Framework
+      // (validation/framework_*.cc): ids framework/*.
   };
   return rules;
 }
