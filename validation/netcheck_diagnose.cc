@@ -148,6 +148,9 @@ void Finish(DiagnosedCycle* c, int check_round, bool last_in_log) {
       e.verdict = "straggler";
       e.why =
           "best time " + Number(best) + " > 2 x median " + Number(median) + " (" + history + ")";
+    } else if (!c->complete && Contains(last.faults, id)) {
+      e.verdict = "suspect";
+      e.why = "failed so far, the cycle has no verdict (" + history + ")";
     } else {
       e.verdict = "ok";
       e.why = history;

@@ -33,8 +33,9 @@ struct DiagnosedRound {
 /// The verdict on one node in a cycle, with its evidence.
 struct NodeEvidence {
   std::string id;
-  std::string verdict;  ///< "fault", "straggler" or "ok".
-  std::string why;      ///< One sentence: which rule, from which values.
+  /// "fault", "straggler", "ok", or "suspect" (failed so far in a cycle without a verdict).
+  std::string verdict;
+  std::string why;  ///< One sentence: which rule, from which values.
 };
 
 /// A check cycle: the rounds from a cleared state (round ≡ 0) to the verdict.
