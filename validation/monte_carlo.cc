@@ -65,6 +65,30 @@ class Xoshiro256 {
   uint64_t s_[4];
 };
 
+// A Binomial(n, p) draw: exact inversion for a small mean, else the normal approximation.
+int64_t Binomial(Xoshiro256* rng, int64_t n, double p) {
+  if (n <= 0 || p <= 0) return 0;
+  if (p >= 1) return n;
+  const double q = 1 - p;
+  const double mean = static_cast<double>(n) * p;
+  if (mean < 30) {
+    double pk = std::pow(q, static_cast<double>(n));
+    double cdf = pk;
+    const double u = rng->Uniform();
+    int64_t k = 0;
+    while (u > cdf && k < n) {
+      pk *= static_cast<double>(n - k) / static_cast<double>(k + 1) * p / q;
+      ++k;
+      cdf += pk;
+    }
+    return k;
+  }
+  const double z = std::sqrt(-2 * std::log(rng->UniformPositive())) *
+                   std::cos(2 * 3.14159265358979323846 * rng->Uniform());
+  const double k = std::round(mean + z * std::sqrt(mean * q));
+  return static_cast<int64_t>(std::clamp(k, 0.0, static_cast<double>(n)));
+}
+
 // --- Setup ----------------------------------------------------------------------------------
 
 // What a node failure turns into: a failure of a job of `rjob` with fault kind `kind` (-1: no
@@ -86,6 +110,10 @@ struct Setup {
   double job_restart_time = 0;
   double checkpoint = 0;
   int64_t max_failures = 0;
+  double arrive_faulty = 0;  // Pre-flight check: see FailureModel.
+  bool node_check = false;
+  double check_round = 0;
+  double check_miss = 0;
   std::vector<FaultKind> faults;   // Resolved.
   std::vector<double> cumulative;  // Upper bound of each outcome's probability interval.
   std::vector<Outcome> outcomes;
@@ -186,6 +214,10 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   s.mean_gap = s.rate > 0 ? 1 / s.rate : 0;
   s.checkpoint_inverse = s.checkpoint > 0 ? 1 / s.checkpoint : 0;
   s.max_failures = model.max_failures_per_run;
+  s.arrive_faulty = model.arrive_faulty;
+  s.node_check = model.node_check;
+  s.check_round = model.node_check_round_s;
+  s.check_miss = model.node_check_miss;
   s.faults = std::move(faults);
   double derived_total = 0;
   for (const ReplicatedJob& rj : js.replicated_jobs) {
@@ -235,7 +267,9 @@ struct Chunk {
   ActionCounts actions;
   double waste_node_s = 0;  // Completed and failed runs.
   double finish_sum = 0, fail_time_sum = 0;
-  std::vector<double> finish;  // Completed runs' wall times, in run order.
+  std::vector<double> finish;      // Completed runs' wall times, in run order.
+  int64_t faulty = 0, caught = 0;  // Pre-flight check.
+  double check_s = 0;
 };
 
 enum class RunEnd : uint8_t { kCompleted, kFailed, kStuck, kUnbounded, kCancelled };
@@ -264,11 +298,31 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
   double waste = 0;  // Node-seconds.
   int64_t failures = 0, ignored = 0, job_restarts = 0;
   const size_t n_outcomes = s.outcomes.size();
+  // Pre-flight check: faulty arrivals, the check's time, the faulty nodes it lets through. Off,
+  // it draws nothing, so the run is the same as without the feature.
+  int64_t faulty = 0, caught = 0, pending_faulty = 0;
+  double check = 0;
+  if (s.arrive_faulty > 0 || s.node_check) {
+    faulty = Binomial(&rng, static_cast<int64_t>(s.nodes), s.arrive_faulty);
+    pending_faulty = faulty;
+    if (s.node_check) {
+      caught = Binomial(&rng, faulty, 1 - s.check_miss);
+      pending_faulty -= caught;
+      check = caught > 0 ? 3 * s.check_round + s.job_restart_time : s.check_round;
+      wall += check;
+      waste += s.nodes * check;
+    }
+  }
   RunEnd end;
   for (;;) {
-    // Exponential gap to the next failure.
-    const double gap = s.rate > 0 ? -std::log(rng.UniformPositive()) * s.mean_gap
-                                  : std::numeric_limits<double>::infinity();
+    // Exponential gap to the next failure; a faulty node nobody caught fails at once.
+    double gap = 0;
+    if (pending_faulty > 0) {
+      --pending_faulty;
+    } else {
+      gap = s.rate > 0 ? -std::log(rng.UniformPositive()) * s.mean_gap
+                       : std::numeric_limits<double>::infinity();
+    }
     if (gap >= s.run_time - progress) {
       wall += s.run_time - progress;
       end = RunEnd::kCompleted;
@@ -363,6 +417,9 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
     }
   }
   chunk->runs_done += 1;
+  chunk->faulty += faulty;
+  chunk->caught += caught;
+  chunk->check_s += check;
   chunk->restarts += w->state.restarts;
   chunk->job_restarts += job_restarts;
   chunk->counted_restarts += CountedRestarts(policy, w->state);
@@ -644,6 +701,15 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
     return "checkpoint interval must not be negative";
   }
   if (model.max_failures_per_run < 1) return "max failures per run must be at least 1";
+  if (!(model.arrive_faulty >= 0 && model.arrive_faulty <= 1)) {
+    return "the faulty-arrival fraction must be between 0 and 1";
+  }
+  if (!FiniteNonNegative(model.node_check_round_s)) {
+    return "node check round time must not be negative";
+  }
+  if (!(model.node_check_miss >= 0 && model.node_check_miss <= 1)) {
+    return "the node check miss chance must be between 0 and 1";
+  }
   if (model.faults.empty()) return "the fault mix is empty";
   for (const FaultKind& kind : model.faults) {
     if (!(kind.weight > 0) || !std::isfinite(kind.weight)) {
@@ -758,7 +824,8 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
   for (std::thread& t : pool) t.join();
 
   // Merge in chunk order.
-  double waste = 0, finish_sum = 0, fail_time_sum = 0;
+  double waste = 0, finish_sum = 0, fail_time_sum = 0, check_s = 0;
+  int64_t faulty = 0, caught = 0;
   int64_t restarts = 0, job_restarts = 0, counted = 0;
   size_t n_finish = 0;
   for (const Chunk& c : chunks) n_finish += c.finish.size();
@@ -774,6 +841,9 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
     counted += c.counted_restarts;
     result.failures_simulated += c.failures;
     result.failures_ignored += c.ignored;
+    faulty += c.faulty;
+    caught += c.caught;
+    check_s += c.check_s;
     AddActions(c.actions, &result.actions);
     waste += c.waste_node_s;
     finish_sum += c.finish_sum;
@@ -793,6 +863,9 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
     result.mean_job_restarts = static_cast<double>(job_restarts) / n;
     result.mean_counted_restarts = static_cast<double>(counted) / n;
     result.mean_failures = static_cast<double>(result.failures_simulated) / n;
+    result.mean_faulty_nodes = static_cast<double>(faulty) / n;
+    result.mean_faulty_caught = static_cast<double>(caught) / n;
+    result.mean_check_s = check_s / n;
   }
   if (result.completed + result.failed > 0) {
     result.mean_wasted_node_hours =

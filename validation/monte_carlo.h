@@ -79,6 +79,17 @@ struct FailureModel {
   /// kind carries the same reason and message) instead of matching them, RE2 included, on
   /// every failure. The result is the same either way; false is for tests and benchmarks.
   bool precompute_matches = true;
+  /// Pre-flight node check (DLRover-style `--network-check`), off by default. When
+  /// arrive_faulty > 0, each node is faulty at the start of a run with this chance (the count is
+  /// binomial); a faulty node nobody caught fails at once, one failure per node, each handled
+  /// by the policy like any node failure (a restart replaces it with a healthy node).
+  double arrive_faulty = 0;
+  /// Run the check before each run: it takes one round of node_check_round_s when it catches
+  /// no node, else two rounds plus a job restart (job_restart_time_s, the relaunch of the caught
+  /// nodes) and one more round for their replacements; all N nodes are idle meanwhile (wasted).
+  bool node_check = false;
+  double node_check_round_s = 0;  ///< Duration of one check round.
+  double node_check_miss = 0;     ///< Chance that a faulty node passes the check.
 };
 
 /// How often each failure-policy outcome happened (totals over all runs, one per pass).
@@ -130,6 +141,9 @@ struct MonteCarloResult {
   int64_t failures_simulated = 0;  ///< Node failures drawn in total (absorbed ones included).
   int64_t failures_ignored = 0;    ///< Failures no fault kind applied to (absorbed).
   bool cancelled = false;          ///< Stopped by the cancel flag: runs_done < runs.
+  double mean_faulty_nodes = 0;    ///< Nodes arriving faulty per run (arrive_faulty).
+  double mean_faulty_caught = 0;   ///< Of them, caught by the pre-flight check per run.
+  double mean_check_s = 0;         ///< Wall time of the pre-flight check per run.
 };
 
 /// Parses a Go duration (time.ParseDuration): `90s`, `15m`, `6h`, `1h30m`, `1.5h`, `300ms`,

@@ -562,3 +562,58 @@ TEST_CASE("monte carlo: ParseGoDuration") {
 }
 
 }  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("monte carlo: faulty arrivals fail at the start; a pre-flight check catches them") {
+  FailureModel m = Model(1.0, 20000);
+  m.node_mttf_s = std::numeric_limits<double>::infinity();  // only the faulty arrivals fail
+  m.arrive_faulty = 0.02;
+  const JobSet js = Hundred(Policy(0));  // the first failure fails the JobSet
+  const MonteCarloResult without = Run(js, m);
+  CheckWithin(without.mean_faulty_nodes, 2.0, std::sqrt(100 * 0.02 * 0.98 / 20000));
+  const double p_fail = 1 - std::pow(0.98, 100);
+  CheckWithin(without.p_fail, p_fail, BinomialSe(p_fail, 20000));
+  CHECK(without.mean_time_to_fail_s == 0);  // they fail before any progress
+  CHECK(without.mean_check_s == 0);
+
+  m.node_check = true;
+  m.node_check_round_s = 120;
+  const MonteCarloResult caught = Run(js, m);
+  CHECK(caught.p_fail == 0);
+  CHECK(caught.mean_faulty_caught == caught.mean_faulty_nodes);
+  // One round when nothing is caught, else 2 rounds, a job restart and a re-check round.
+  const double p_any = 1 - std::pow(0.98, 100);
+  CheckWithin(caught.mean_check_s, 120 + p_any * (240 + m.job_restart_time_s),
+              (240 + m.job_restart_time_s) * BinomialSe(p_any, 20000));
+  CHECK(caught.mean_wasted_node_hours == doctest::Approx(100 * caught.mean_check_s / 3600));
+  CHECK(caught.time_to_finish.min >= m.run_time_s + 120);
+
+  m.node_check_miss = 0.5;  // each faulty node slips through with chance 1/2
+  const MonteCarloResult missed = Run(js, m, 1);
+  const double p_slip = 1 - std::pow(0.99, 100);
+  CheckWithin(missed.p_fail, p_slip, BinomialSe(p_slip, 20000));
+  const MonteCarloResult again = Run(js, m, 2);
+  CHECK(again.p_fail == missed.p_fail);  // same seed, same result, whatever the threads
+  CHECK(again.mean_check_s == missed.mean_check_s);
+  CHECK(again.time_to_finish.samples == missed.time_to_finish.samples);
+}
+
+TEST_CASE("monte carlo: faulty arrivals at scale, and their restarts") {
+  FailureModel m = Model(1.0, 2000);
+  m.node_mttf_s = std::numeric_limits<double>::infinity();
+  m.arrive_faulty = 0.01;
+  m.nodes = 10000;  // mean 100 faulty nodes: the normal approximation
+  const MonteCarloResult r = Run(Hundred(Policy(1000)), m);
+  CheckWithin(r.mean_faulty_nodes, 100, std::sqrt(99.0 / 2000));
+  CHECK(r.p_complete == 1);
+  CHECK(r.mean_failures == r.mean_faulty_nodes);  // one failure each, then replaced
+  CHECK(r.mean_restarts == r.mean_faulty_nodes);
+
+  m.arrive_faulty = 1.5;
+  const PreparedPolicy p = PreparePolicy(Hundred(Policy(0)), {});
+  CHECK(RunMonteCarlo(p, Hundred(Policy(0)), m, 1).error ==
+        "the faulty-arrival fraction must be between 0 and 1");
+}
+
+}  // namespace jobset
