@@ -198,6 +198,23 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--fault-mix", sim.fault_mix,
                       "REASON[:MESSAGE]=WEIGHT[@RJOB],... (default: 90% PodFailurePolicy exit "
                       "143, 10% BackoffLimitExceeded)");
+  sim_cmd
+      ->add_option("--arrive-faulty", sim.arrive_faulty,
+                   "Fraction of nodes that arrive faulty and fail at the start (e.g. 0.005)")
+      ->check(CLI::Range(0.0, 1.0));
+  sim_cmd
+      ->add_option("--faulty-fails-after", sim.faulty_fails_after,
+                   "How long an unchecked faulty node holds the job before it fails (e.g. a "
+                   "collective timeout)")
+      ->capture_default_str();
+  sim_cmd->add_option("--node-check", sim.node_check,
+                      "Duration of one round of a DLRover-style pre-flight node check: each "
+                      "policy is also run with the check, side by side");
+  sim_cmd
+      ->add_option("--node-check-miss", sim.node_check_miss,
+                   "Chance that a faulty node passes the node check")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   sim_cmd->add_option("--plot", sim.plot, "Write an SVG chart of the distributions");
   sim_cmd->add_option("-j,--jobs", sim.threads, "Threads (default: one per core)");
   sim_cmd->footer(kSimulateExamples);

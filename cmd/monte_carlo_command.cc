@@ -59,12 +59,19 @@ std::string Fixed(double v, int digits = 1) {
   return buf;
 }
 
+std::string Number(double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 // One policy of the run: its file, JobSet and result.
 struct PolicyRun {
   std::string file;
   std::string name;
   FailureModel model;
   MonteCarloResult result;
+  MonteCarloResult with_check;  ///< With --node-check: the same model with the check on.
 };
 
 bool ParseDurationFlag(const std::string& flag, const std::string& text, double* out,
@@ -115,10 +122,17 @@ bool ApplyScenarioModel(const std::string& path, SimulateFlags* flags, std::stri
       str(&flags->checkpoint_interval);
     } else if (e.key == "faultMix") {
       if (flags->fault_mix.empty()) flags->fault_mix = v.text;
+    } else if (e.key == "arriveFaulty" && v.is_number()) {
+      if (flags->arrive_faulty == 0) flags->arrive_faulty = std::atof(v.text.c_str());
+    } else if (e.key == "nodeCheck") {
+      if (flags->node_check.empty()) flags->node_check = v.text;
+    } else if (e.key == "nodeCheckMiss" && v.is_number()) {
+      if (flags->node_check_miss == 0) flags->node_check_miss = std::atof(v.text.c_str());
     } else {
       *error = path + ": model." + e.key +
                ": unknown field (nodes, runs, seed, nodeMTTF, runTime, "
-               "restartTime, jobRestartTime, checkpointInterval, faultMix)";
+               "restartTime, jobRestartTime, checkpointInterval, faultMix, arriveFaulty, "
+               "nodeCheck, nodeCheckMiss)";
       return false;
     }
   }
@@ -146,6 +160,13 @@ bool BuildModel(const SimulateFlags& flags, FailureModel* model, std::string* er
     model->faults = DefaultFaultMix();
   } else if (std::string e; !ParseFaultMix(flags.fault_mix, &model->faults, &e)) {
     *error = "--fault-mix: " + e;
+    return false;
+  }
+  model->arrive_faulty = flags.arrive_faulty;
+  model->node_check_miss = flags.node_check_miss;
+  if (!ParseDurationFlag("node-check", flags.node_check, &model->node_check_round_s, error) ||
+      !ParseDurationFlag("faulty-fails-after", flags.faulty_fails_after,
+                         &model->faulty_fails_after_s, error)) {
     return false;
   }
   if (flags.runs <= 0) {
@@ -191,6 +212,26 @@ json ResultJson(const MonteCarloResult& r) {
                        {"histogram", t.histogram}};
   j["failuresSimulated"] = r.failures_simulated;
   return j;
+}
+
+// The pre-flight check's fields (only with --arrive-faulty or --node-check, so that the output
+// of a model without them is unchanged).
+void AddNodeCheckJson(const PolicyRun& p, bool compare, json* j) {
+  const FailureModel& m = p.model;
+  if (m.arrive_faulty <= 0 && !compare) return;
+  (*j)["arriveFaulty"] = m.arrive_faulty;
+  (*j)["faultyFailsAfterSeconds"] = m.faulty_fails_after_s;
+  (*j)["meanFaultyNodes"] = p.result.mean_faulty_nodes;
+  if (!compare) return;
+  json with = ResultJson(p.with_check);
+  with["meanFaultyNodes"] = p.with_check.mean_faulty_nodes;
+  with["meanFaultyCaught"] = p.with_check.mean_faulty_caught;
+  with["meanCheckSeconds"] = p.with_check.mean_check_s;
+  (*j)["nodeCheck"] = {
+      {"roundSeconds", m.node_check_round_s},
+      {"missChance", m.node_check_miss},
+      {"savedNodeHours", p.result.mean_wasted_node_hours - p.with_check.mean_wasted_node_hours},
+      {"withCheck", with}};
 }
 
 // A few wide bins of the 40-bin histogram, as bars of block characters.
@@ -242,6 +283,18 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Rows(
     };
     for (size_t i = 0; i < rows.size(); ++i) rows[i].second.push_back(v[i]);
   }
+  if (runs[0].model.arrive_faulty > 0 || runs[0].model.node_check) {
+    rows.push_back({"faulty nodes at start", {}});
+    rows.push_back({"  caught by the check", {}});
+    rows.push_back({"check time", {}});
+    for (const PolicyRun& p : runs) {
+      const MonteCarloResult& r = p.result;
+      const bool check = p.model.node_check;
+      rows[rows.size() - 3].second.push_back(Fixed(r.mean_faulty_nodes, 2));
+      rows[rows.size() - 2].second.push_back(check ? Fixed(r.mean_faulty_caught, 2) : "-");
+      rows[rows.size() - 1].second.push_back(check ? Duration(r.mean_check_s) : "-");
+    }
+  }
   return rows;
 }
 
@@ -255,6 +308,10 @@ void RenderText(const std::vector<PolicyRun>& runs, const SimulateFlags& flags, 
       << ", job restart " << Duration(m.job_restart_time_s);
   if (m.checkpoint_interval_s > 0)
     out << ", checkpoint every " << Duration(m.checkpoint_interval_s);
+  if (m.arrive_faulty > 0) {
+    out << ", " << Number(100 * m.arrive_faulty) << "% of nodes arrive faulty (fail after "
+        << Duration(m.faulty_fails_after_s) << ")";
+  }
   out << "\nfaults:";
   double total = 0;
   for (const FaultKind& f : m.faults) total += f.weight;
@@ -389,7 +446,7 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
       err << "warning: JobSet " << l.jobset.name << " has " << l.errors
           << " lint error(s): the API server would reject it (run kubectl jobset lint)\n";
     }
-    runs.push_back(PolicyRun{flags.paths[i], l.jobset.name, model, {}});
+    runs.push_back(PolicyRun{flags.paths[i], l.jobset.name, model, {}, {}});
   }
   g_interrupted.store(false);
   auto previous = std::signal(SIGINT, OnInterrupt);
@@ -414,6 +471,12 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
     }
     runs[i].result =
         RunMonteCarlo(policy, l.jobset, runs[i].model, flags.threads, &g_interrupted, progress);
+    if (!flags.node_check.empty() && runs[i].result.error.empty()) {
+      FailureModel with = runs[i].model;
+      with.node_check = true;
+      runs[i].with_check =
+          RunMonteCarlo(policy, l.jobset, with, flags.threads, &g_interrupted, progress);
+    }
     if (tty) err << "\r\033[K" << std::flush;
     if (!runs[i].result.error.empty()) {
       err << "error: " << runs[i].file << ": " << runs[i].result.error << "\n";
@@ -435,15 +498,40 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
       return 2;
     }
   }
+  const bool compare = !flags.node_check.empty();
+  const auto result_json = [compare](const PolicyRun& p) {
+    json j = ResultJson(p.result);
+    AddNodeCheckJson(p, compare, &j);
+    return j;
+  };
   if (flags.output == "json") {
     if (runs.size() == 1 && flags.paths.size() == 1) {
-      out << json{{"monteCarlo", ResultJson(runs[0].result)}}.dump(2) << "\n";
+      out << json{{"monteCarlo", result_json(runs[0])}}.dump(2) << "\n";
     } else {
       json policies = json::array();
       for (const PolicyRun& p : runs)
-        policies.push_back(
-            {{"file", p.file}, {"name", p.name}, {"monteCarlo", ResultJson(p.result)}});
+        policies.push_back({{"file", p.file}, {"name", p.name}, {"monteCarlo", result_json(p)}});
       out << json{{"policies", policies}}.dump(2) << "\n";
+    }
+  } else if (compare) {
+    // Each policy without and with the check, side by side.
+    std::vector<PolicyRun> columns;
+    for (const PolicyRun& p : runs) {
+      columns.push_back(p);
+      PolicyRun with = p;
+      with.name = p.name + " +check";
+      with.model.node_check = true;
+      with.result = p.with_check;
+      columns.push_back(std::move(with));
+    }
+    RenderText(columns, flags, out);
+    out << "\nnode check: " << Duration(runs[0].model.node_check_round_s) << " per round, "
+        << Number(100 * runs[0].model.node_check_miss) << "% of faulty nodes pass it\n";
+    for (const PolicyRun& p : runs) {
+      const double saved = p.result.mean_wasted_node_hours - p.with_check.mean_wasted_node_hours;
+      out << "  " << p.name << ": the check " << (saved >= 0 ? "saves " : "costs ")
+          << Fixed(std::abs(saved), 1) << " node-hours per run; completes "
+          << Percent(p.result.p_complete) << " -> " << Percent(p.with_check.p_complete) << "\n";
     }
   } else {
     RenderText(runs, flags, out);

@@ -24,7 +24,12 @@ struct SimulateFlags {
   std::string node_mttf, run_time, restart_time = "1m", job_restart_time = "30s";
   std::string checkpoint_interval = "0s";
   std::string fault_mix;
-  std::string plot;  ///< --plot FILE.svg
+  // The pre-flight node check (netcheck): faulty arrivals, and the check compared with none.
+  double arrive_faulty = 0;  ///< --arrive-faulty FRACTION of nodes faulty at the start.
+  std::string faulty_fails_after = "10m";  ///< --faulty-fails-after DURATION.
+  std::string node_check;      ///< --node-check DURATION of one round: also run with the check.
+  double node_check_miss = 0;  ///< --node-check-miss P: chance a faulty node passes.
+  std::string plot;            ///< --plot FILE.svg
   int threads = 0;
   std::string color = "auto";
 };

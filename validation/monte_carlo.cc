@@ -114,6 +114,7 @@ struct Setup {
   bool node_check = false;
   double check_round = 0;
   double check_miss = 0;
+  double faulty_after = 0;
   std::vector<FaultKind> faults;   // Resolved.
   std::vector<double> cumulative;  // Upper bound of each outcome's probability interval.
   std::vector<Outcome> outcomes;
@@ -218,6 +219,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   s.node_check = model.node_check;
   s.check_round = model.node_check_round_s;
   s.check_miss = model.node_check_miss;
+  s.faulty_after = model.faulty_fails_after_s;
   s.faults = std::move(faults);
   double derived_total = 0;
   for (const ReplicatedJob& rj : js.replicated_jobs) {
@@ -315,10 +317,13 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
   }
   RunEnd end;
   for (;;) {
-    // Exponential gap to the next failure; a faulty node nobody caught fails at once.
+    // Exponential gap to the next failure; a faulty node nobody caught fails first, without
+    // progress.
     double gap = 0;
     if (pending_faulty > 0) {
       --pending_faulty;
+      wall += s.faulty_after;
+      waste += s.nodes * s.faulty_after;
     } else {
       gap = s.rate > 0 ? -std::log(rng.UniformPositive()) * s.mean_gap
                        : std::numeric_limits<double>::infinity();
@@ -703,6 +708,9 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
   if (model.max_failures_per_run < 1) return "max failures per run must be at least 1";
   if (!(model.arrive_faulty >= 0 && model.arrive_faulty <= 1)) {
     return "the faulty-arrival fraction must be between 0 and 1";
+  }
+  if (!FiniteNonNegative(model.faulty_fails_after_s)) {
+    return "the time a faulty node takes to fail must not be negative";
   }
   if (!FiniteNonNegative(model.node_check_round_s)) {
     return "node check round time must not be negative";

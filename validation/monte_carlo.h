@@ -81,13 +81,17 @@ struct FailureModel {
   bool precompute_matches = true;
   /// Pre-flight node check (DLRover-style `--network-check`), off by default. When
   /// arrive_faulty > 0, each node is faulty at the start of a run with this chance (the count is
-  /// binomial); a faulty node nobody caught fails at once, one failure per node, each handled
-  /// by the policy like any node failure (a restart replaces it with a healthy node).
+  /// binomial); a faulty node nobody caught fails after faulty_fails_after_s, one failure per
+  /// node, each handled by the policy like any node failure (a restart replaces it with a
+  /// healthy node).
   double arrive_faulty = 0;
   /// Run the check before each run: it takes one round of node_check_round_s when it catches
   /// no node, else two rounds plus a job restart (job_restart_time_s, the relaunch of the caught
   /// nodes) and one more round for their replacements; all N nodes are idle meanwhile (wasted).
   bool node_check = false;
+  /// How long a faulty node nobody caught holds the job before it fails (e.g. a collective
+  /// timeout): all N nodes wait, wasted, without progress.
+  double faulty_fails_after_s = 0;
   double node_check_round_s = 0;  ///< Duration of one check round.
   double node_check_miss = 0;     ///< Chance that a faulty node passes the check.
 };

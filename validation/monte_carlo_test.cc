@@ -569,12 +569,14 @@ TEST_CASE("monte carlo: faulty arrivals fail at the start; a pre-flight check ca
   FailureModel m = Model(1.0, 20000);
   m.node_mttf_s = std::numeric_limits<double>::infinity();  // only the faulty arrivals fail
   m.arrive_faulty = 0.02;
+  m.faulty_fails_after_s = 600;          // e.g. a collective timeout
   const JobSet js = Hundred(Policy(0));  // the first failure fails the JobSet
   const MonteCarloResult without = Run(js, m);
   CheckWithin(without.mean_faulty_nodes, 2.0, std::sqrt(100 * 0.02 * 0.98 / 20000));
   const double p_fail = 1 - std::pow(0.98, 100);
   CheckWithin(without.p_fail, p_fail, BinomialSe(p_fail, 20000));
-  CHECK(without.mean_time_to_fail_s == 0);  // they fail before any progress
+  CHECK(without.mean_time_to_fail_s == 600);  // the first one fails the JobSet
+  CHECK(without.mean_wasted_node_hours == doctest::Approx(100 * 600 / 3600.0 * without.p_fail));
   CHECK(without.mean_check_s == 0);
 
   m.node_check = true;
