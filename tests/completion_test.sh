@@ -110,8 +110,12 @@ bash_complete() {
 if command -v bash >/dev/null 2>&1; then
   ran=$((ran + 1))
   check "bash: subcommand" "lint|()" "$(bash_complete 'kubectl-jobset li')"
-  check "bash: all subcommands" "lint|explain|simulate|version|completion|()" \
+  check "bash: all subcommands" "lint|explain|simulate|netcheck|version|completion|()" \
     "$(bash_complete 'kubectl-jobset ')"
+  check "bash: netcheck subcommands" "plan|diagnose|()" \
+    "$(bash_complete 'kubectl-jobset netcheck ')"
+  check "bash: netcheck plan flag" "--node-groups|()" \
+    "$(bash_complete 'kubectl-jobset netcheck plan --node-')"
   check "bash: flag" "--fail-on|()" "$(bash_complete 'kubectl-jobset lint --fa')"
   check "bash: value after a flag that takes none" "warning|()" \
     "$(bash_complete 'kubectl-jobset lint -R --fail-on w')"
