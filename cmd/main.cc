@@ -88,6 +88,10 @@ Examples:
   kubectl jobset simulate train.yaml --monte-carlo --nodes 15000 --node-mttf 17520h \
     --run-time 72h --restart-time 1m --fault-mix PodFailurePolicy=0.9,BackoffLimitExceeded=0.1
 
+  # With and without a pre-flight node check (DLRover-style), 0.2% of nodes arriving faulty
+  kubectl jobset simulate train.yaml --monte-carlo --nodes 2000 --node-mttf 8760h --run-time 72h \
+    --arrive-faulty 0.002 --node-check 3m --node-check-miss 0.05
+
   # Two policies side by side, with a chart
   kubectl jobset simulate --monte-carlo --node-mttf 17520h --run-time 72h --nodes 15000 \
     --plot cost.svg policy-a.yaml policy-b.yaml

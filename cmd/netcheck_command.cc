@@ -21,6 +21,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// More nodes than any job DLRover checks; keeps a typo from allocating gigabytes.
+constexpr int kMaxPlanNodes = 100000;
+
 std::string Number(double v) {
   char buf[32];
   snprintf(buf, sizeof buf, "%g", v);
@@ -249,8 +252,8 @@ void UnparsedText(const NetcheckDiagnosis& d, std::ostream& out) {
 }  // namespace
 
 int RunNetcheckPlan(const NetcheckPlanFlags& flags, std::ostream& out, std::ostream& err) {
-  if (flags.nodes < 1) {
-    err << "error: --nodes must be at least 1\n";
+  if (flags.nodes < 1 || flags.nodes > kMaxPlanNodes) {
+    err << "error: --nodes must be between 1 and " << kMaxPlanNodes << "\n";
     return 2;
   }
   std::string error;
