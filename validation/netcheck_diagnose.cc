@@ -90,15 +90,15 @@ std::string History(const DiagnosedCycle& c, const std::string& id) {
 
 void Finish(DiagnosedCycle* c, int check_round, bool last_in_log) {
   const DiagnosedRound& last = c->rounds.back();
-  const DiagnosedRound& first = c->rounds.front();
-  const std::vector<std::string> first_ids = RoundIds(first);
-  const int n = static_cast<int>(first_ids.size());
+  const std::vector<std::string> last_ids = RoundIds(last);
+  const int n = static_cast<int>(last_ids.size());
   const std::string next = "round " + std::to_string(last.round + 1);
-  if (!first.faults.empty() && n <= kNetcheckAllFailNodes) {
+  // The cycle ends at the first round with a fault when there are 3 nodes or fewer.
+  if (!last.faults.empty() && n <= kNetcheckAllFailNodes) {
     c->complete = true;
     c->all_failed = true;
-    c->faults = first_ids;
-    c->stragglers = first.stragglers;
+    c->faults = last_ids;
+    c->stragglers = last.stragglers;
     c->state = "only " + std::to_string(n) +
                " nodes (3 or fewer) and a fault: every node fails the check, no further round";
   } else if (CycleEnds(*c, check_round)) {
@@ -138,16 +138,15 @@ void Finish(DiagnosedCycle* c, int check_round, bool last_in_log) {
     }
     if (Contains(c->faults, id)) {
       e.verdict = "fault";
-      if (c->all_failed && !Contains(first.faults, id)) {
+      if (c->all_failed && !Contains(last.faults, id)) {
         e.why = "passed, but with 3 or fewer nodes a fault fails every node (" + history + ")";
       } else {
         e.why = "failed in every round of the cycle (" + history + ")";
       }
     } else if (Contains(c->stragglers, id)) {
-      const double median = c->all_failed ? first.median : last.median;
       e.verdict = "straggler";
-      e.why =
-          "best time " + Number(best) + " > 2 x median " + Number(median) + " (" + history + ")";
+      e.why = "best time " + Number(best) + " > 2 x median " + Number(last.median) + " (" +
+              history + ")";
     } else if (!c->complete && Contains(last.faults, id)) {
       e.verdict = "suspect";
       e.why = "failed so far, the cycle has no verdict (" + history + ")";

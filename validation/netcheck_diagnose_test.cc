@@ -105,6 +105,17 @@ TEST_CASE("netcheck diagnose: 3 nodes or fewer, a fault fails every node") {
   CHECK(d.cycles[0].all_failed);
   CHECK(d.cycles[0].complete);
   CHECK(d.faults == Ids{"0", "1", "2"});
+
+  // A straggler in round 0 (--exclude-straggler), then a fault in round 1: all fail there.
+  const NetcheckDiagnosis later = Diagnose(
+      "network-check round 1: The node elapsed time are {0: 20, 1: 20, 2: 90}\n"
+      "network-check round 2: The node status are: {0: True, 1: True, 2: False}\n"
+      "network-check round 2: The node elapsed time are {0: 20, 1: 20, 2: 3600}\n");
+  REQUIRE(later.cycles.size() == 1);
+  CHECK(later.cycles[0].rounds[0].stragglers == Ids{"2"});
+  CHECK(later.cycles[0].all_failed);
+  CHECK(later.faults == Ids{"0", "1", "2"});
+  CHECK(later.cycles[0].nodes[0].why.rfind("passed, but with 3 or fewer nodes", 0) == 0);
 }
 
 TEST_CASE("netcheck diagnose: a truncated log has no verdict and says why") {
