@@ -106,7 +106,8 @@ TEST_CASE("netcheck diagnose: 3 nodes or fewer, a fault fails every node") {
   CHECK(d.cycles[0].complete);
   CHECK(d.faults == Ids{"0", "1", "2"});
 
-  // A straggler in round 0 (--exclude-straggler), then a fault in round 1: all fail there.
+  // A straggler only in round 0 (no --exclude-straggler: training went on); round 1 at the next
+  // check, grouped by the stale times, finds a fault: all fail there.
   const NetcheckDiagnosis later = Diagnose(
       "network-check round 1: The node elapsed time are {0: 20, 1: 20, 2: 90}\n"
       "network-check round 2: The node status are: {0: True, 1: True, 2: False}\n"
