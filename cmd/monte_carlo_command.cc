@@ -490,15 +490,26 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
   while (done < runs.size() && runs[done].result.runs_done > 0) ++done;
   runs.resize(std::max<size_t>(done, 1));
   if (g_interrupted.load()) err << "interrupted: partial result\n";
+  const bool compare = !flags.node_check.empty();
+  // With --node-check each policy shows twice, without and with the check, side by side.
+  std::vector<PolicyRun> columns;
+  for (const PolicyRun& p : runs) {
+    columns.push_back(p);
+    if (!compare) continue;
+    PolicyRun with = p;
+    with.name = p.name + " +check";
+    with.model.node_check = true;
+    with.result = p.with_check;
+    columns.push_back(std::move(with));
+  }
   if (!flags.plot.empty()) {
     std::ofstream svg(flags.plot);
-    svg << Svg(runs);
+    svg << Svg(columns);
     if (!svg) {
       err << "error: --plot: cannot write " << flags.plot << "\n";
       return 2;
     }
   }
-  const bool compare = !flags.node_check.empty();
   const auto result_json = [compare](const PolicyRun& p) {
     json j = ResultJson(p.result);
     AddNodeCheckJson(p, compare, &j);
@@ -514,16 +525,6 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
       out << json{{"policies", policies}}.dump(2) << "\n";
     }
   } else if (compare) {
-    // Each policy without and with the check, side by side.
-    std::vector<PolicyRun> columns;
-    for (const PolicyRun& p : runs) {
-      columns.push_back(p);
-      PolicyRun with = p;
-      with.name = p.name + " +check";
-      with.model.node_check = true;
-      with.result = p.with_check;
-      columns.push_back(std::move(with));
-    }
     RenderText(columns, flags, out);
     out << "\nnode check: " << Duration(runs[0].model.node_check_round_s) << " per round, "
         << Number(100 * runs[0].model.node_check_miss) << "% of faulty nodes pass it\n";
