@@ -506,7 +506,7 @@ void Execute(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const Volc
     case Phase::kAborting:
     case Phase::kAborted:
       if (a == VolcanoAction::kResumeJob) {
-        KillAll(s, true);
+        if (s->phase == Phase::kAborting) KillAll(s, true);
         ++s->retry_count;
         s->phase = Phase::kRestarting;
       } else {
@@ -649,9 +649,16 @@ bool ChangePod(const VolcanoJob& job, VolcanoState* s, VolcanoRequest* r, std::s
     pod.phase = PodPhase::kSucceeded;
     int64_t ok = std::count_if(pods.begin(), pods.end(),
                                [](const VolcanoPod& p) { return p.phase == PodPhase::kSucceeded; });
-    r->event = ok >= job.tasks[r->task].replicas ? "TaskCompleted" : "OutOfSync";
+    const bool last = ok >= job.tasks[r->task].replicas;
+    r->event = last ? "TaskCompleted" : "OutOfSync";
+    *note = last ? "PodSucceeded: the task's last pod succeeded" : "PodSucceeded";
   }
   return true;
+}
+
+void Append(std::string* note, const std::string& more) {
+  if (more.empty()) return;
+  *note += (note->empty() ? "" : "; ") + more;
 }
 
 // §8.3: a later event of the same pod cancels what waited on it.
@@ -665,14 +672,9 @@ void CancelByPodEvent(VolcanoState* s, const VolcanoRequest& r, std::string* not
            (d.request.event == "PodFailed" || d.request.event == "PodEvicted");
   });
   if (s->delayed.size() < before) {
-    *note = "cancels " + std::to_string(before - s->delayed.size()) +
-            " delayed action(s) waiting on this pod";
+    Append(note, "cancels " + std::to_string(before - s->delayed.size()) +
+                     " delayed action(s) waiting on this pod");
   }
-}
-
-void Append(std::string* note, const std::string& more) {
-  if (more.empty()) return;
-  *note += (note->empty() ? "" : "; ") + more;
 }
 
 // The controller settles after a step (§8.4): deleted pods are gone, the transient phases move

@@ -226,7 +226,7 @@ std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job) {
     VolcanoEventSpec e = pod;
     e.has_exit_code = true;
     e.exit_code = other;
-    run(VolcanoExplainCell{static_cast<int>(t), "PodFailed", false, other, true, {}}, e);
+    run(VolcanoExplainCell{static_cast<int>(t), "PodFailed", false, other, !codes.empty(), {}}, e);
     for (const char* event : {"PodEvicted", "PodPending", "TaskCompleted", "TaskFailed"}) {
       e = pod;
       e.event = event;

@@ -45,9 +45,11 @@ struct VolcanoExplainCell {
   int task = -1;      ///< -1: the job-level Unknown event.
   std::string event;  ///< PodFailed, PodEvicted, PodPending, TaskCompleted, TaskFailed, Unknown.
   bool has_exit_code = false;  ///< PodFailed with this exit code (from an exit-code policy).
-  int64_t exit_code = 0;
-  bool other_exit_codes = false;  ///< PodFailed with any exit code no policy names.
-  VolcanoStepOutcome outcome;     ///< The first event is the request itself.
+  int64_t exit_code = 0;       ///< For PodFailed, the code the cell was computed with.
+  /// PodFailed with any exit code no policy names (when some policy names one; the cell is
+  /// computed with the smallest positive code no policy names).
+  bool other_exit_codes = false;
+  VolcanoStepOutcome outcome;  ///< The first event is the request itself.
 };
 
 /// The table: per task, PodFailed for each exit code an exit-code policy of the task or the job
