@@ -43,6 +43,17 @@ demo: build
 	@echo '$$ kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml --scenario examples/failure-policies/3-scenario.yaml'
 	@$(BUILD)/kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml \
 	  --scenario examples/failure-policies/3-scenario.yaml
+	@echo
+	@for f in examples/volcano/[1-3]-*-*.yaml; do \
+	  case $$f in *scenario*) continue;; esac; \
+	  echo "$$ kubectl-jobset explain $$f"; $(BUILD)/kubectl-jobset explain $$f; done
+	@echo '$$ kubectl-jobset simulate examples/volcano/2-mpi-exit-codes.yaml --scenario examples/volcano/2-scenario.yaml'
+	@$(BUILD)/kubectl-jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
+	  --scenario examples/volcano/2-scenario.yaml
+	@echo
+	@echo '$$ kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted'
+	@$(BUILD)/kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml \
+	  --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

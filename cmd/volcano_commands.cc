@@ -1,11 +1,16 @@
 #include "cmd/volcano_commands.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <map>
 
 #include "validation/loader.h"
+#include "validation/monte_carlo.h"
 #include "validation/volcano_lifecycle.h"
+#include "validation/volcano_monte_carlo.h"
 #include "validation/volcano_replay.h"
 
 namespace jobset {
@@ -431,6 +436,160 @@ bool ReadScenario(const std::string& path, std::vector<VolcanoStep>* steps, std:
   return true;
 }
 
+bool Duration(const char* flag, const std::string& text, double* out, std::string* error) {
+  if (ParseGoDuration(text, out, error)) return true;
+  *error = std::string("--") + flag + ": " + *error;
+  return false;
+}
+
+bool BuildModel(const SimulateFlags& flags, VolcanoFailureModel* m, std::string* error) {
+  if (!flags.plot.empty() || !flags.scenario.empty() || !flags.fail.empty()) {
+    *error = !flags.plot.empty()
+                 ? "--plot is not supported for a Volcano Job"
+                 : "--monte-carlo on a Volcano Job takes its model from flags, not --fail or "
+                   "--scenario";
+    return false;
+  }
+  if (flags.node_mttf.empty() || flags.run_time.empty()) {
+    *error = "--monte-carlo needs --node-mttf and --run-time";
+    return false;
+  }
+  m->nodes = flags.nodes;
+  m->runs = flags.runs;
+  m->seed = flags.seed;
+  if (!Duration("node-mttf", flags.node_mttf, &m->node_mttf_s, error) ||
+      !Duration("run-time", flags.run_time, &m->run_time_s, error) ||
+      !Duration("restart-time", flags.restart_time, &m->restart_time_s, error) ||
+      !Duration("job-restart-time", flags.job_restart_time, &m->job_restart_time_s, error) ||
+      !Duration("checkpoint-interval", flags.checkpoint_interval, &m->checkpoint_interval_s,
+                error)) {
+    return false;
+  }
+  m->faults = DefaultVolcanoFaultMix();
+  if (!flags.fault_mix.empty() && !ParseVolcanoFaultMix(flags.fault_mix, &m->faults, error)) {
+    *error = "--fault-mix: " + *error;
+    return false;
+  }
+  return true;
+}
+
+std::string Percent(int64_t n, int64_t runs) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%5.1f%%", runs ? 100.0 * static_cast<double>(n) / runs : 0.0);
+  return buf;
+}
+
+std::string Fixed(double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string FaultWords(const VolcanoFaultKind& f) {
+  return f.event + (f.has_exit_code ? " exit " + std::to_string(f.exit_code) : "") +
+         (f.task.empty() ? "" : " @" + f.task);
+}
+
+void MonteCarloText(const VolcanoJob& job, const VolcanoFailureModel& m,
+                    const VolcanoMonteCarloResult& r, std::ostream& out) {
+  out << "Volcano Job " << job.name << ": " << r.runs << " runs (seed " << m.seed << "), "
+      << r.nodes << " nodes, node MTTF " << FormatDuration(m.node_mttf_s) << ", run time "
+      << FormatDuration(m.run_time_s) << ", job restart " << FormatDuration(m.restart_time_s)
+      << ", task/pod restart " << FormatDuration(m.job_restart_time_s);
+  if (m.checkpoint_interval_s > 0)
+    out << ", checkpoint every " << FormatDuration(m.checkpoint_interval_s);
+  double total = 0;
+  for (const VolcanoFaultKind& f : m.faults) total += f.weight;
+  out << "\nfailures surface as: ";
+  for (size_t i = 0; i < m.faults.size(); ++i) {
+    out << (i ? ", " : "") << FaultWords(m.faults[i]) << " "
+        << Percent(static_cast<int64_t>(std::llround(1000 * m.faults[i].weight / total)), 1000)
+               .substr(1);
+  }
+  out << "\n\n";
+  const FinishTimes& t = r.time_to_finish;
+  std::vector<std::pair<std::string, int64_t>> rows = {
+      {"completed", r.completed},
+      {"failed: maxRetry spent", r.failed_retries},
+      {"failed: done, pods left Failed", r.failed_at_end},
+      {"aborted by a policy", r.aborted},
+      {"terminated by a policy", r.terminated},
+      {"completed early by a policy", r.completed_early},
+      {"unbounded", r.unbounded}};
+  for (const auto& [label, n] : rows) {
+    if (n == 0 && label != "completed" && label != "failed: maxRetry spent") continue;
+    out << "  " << std::left << std::setw(32) << label << Percent(n, r.runs);
+    if (label == "completed" && n > 0) {
+      out << "   time to finish p50 " << FormatDuration(t.p50) << ", p90 " << FormatDuration(t.p90)
+          << ", p99 " << FormatDuration(t.p99);
+    }
+    out << "\n";
+  }
+  out << "\nper run: " << Fixed(r.mean_failures) << " node failures (" << Fixed(r.mean_absorbed)
+      << " absorbed), " << Fixed(r.mean_retries) << " retries (maxRetry " << job.max_retry << "), "
+      << Fixed(r.mean_wasted_node_hours) << " wasted node-hours\n";
+  if (!r.actions.empty()) {
+    out << "actions per run:";
+    for (size_t i = 0; i < r.actions.size(); ++i)
+      out << (i ? ", " : " ") << r.actions[i].first << " " << Fixed(r.actions[i].second);
+    out << "\n";
+  }
+}
+
+json MonteCarloJson(const VolcanoJob& job, const VolcanoMonteCarloResult& r) {
+  const double runs = r.runs ? static_cast<double>(r.runs) : 1;
+  json actions = json::object();
+  for (const auto& [name, mean] : r.actions) actions[name] = mean;
+  const FinishTimes& t = r.time_to_finish;
+  return json{{"kind", "Job"},
+              {"apiVersion", kApiVersion},
+              {"name", job.name},
+              {"monteCarlo",
+               {{"runs", r.runs},
+                {"nodes", r.nodes},
+                {"maxRetry", job.max_retry},
+                {"pComplete", r.completed / runs},
+                {"pFailMaxRetry", r.failed_retries / runs},
+                {"pFailAtEnd", r.failed_at_end / runs},
+                {"pAborted", r.aborted / runs},
+                {"pTerminated", r.terminated / runs},
+                {"pCompletedEarly", r.completed_early / runs},
+                {"pUnbounded", r.unbounded / runs},
+                {"meanRetries", r.mean_retries},
+                {"meanFailures", r.mean_failures},
+                {"meanAbsorbed", r.mean_absorbed},
+                {"meanWastedNodeHours", r.mean_wasted_node_hours},
+                {"actionsPerRun", std::move(actions)},
+                {"timeToFinish",
+                 {{"p50", t.p50},
+                  {"p90", t.p90},
+                  {"p99", t.p99},
+                  {"mean", t.mean},
+                  {"min", t.min},
+                  {"max", t.max}}}}}};
+}
+
+int MonteCarlo(const VolcanoJob& job, const std::string& file, const SimulateFlags& flags,
+               std::ostream& out, std::ostream& err) {
+  VolcanoFailureModel model;
+  std::string error;
+  if (!BuildModel(flags, &model, &error)) {
+    err << "error: " << error << "\n";
+    return 2;
+  }
+  VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, model, flags.threads);
+  if (!r.error.empty()) {
+    err << "error: " << file << ": " << r.error << "\n";
+    return 2;
+  }
+  if (flags.output == "json") {
+    out << MonteCarloJson(job, r).dump(2) << "\n";
+  } else {
+    MonteCarloText(job, model, r, out);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
@@ -441,9 +600,9 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
     return 2;
   }
   if (flags.monte_carlo) {
-    err << "error: --monte-carlo is not supported for a Volcano Job yet (" << file
-        << "): replay node failures as events with --fail or --scenario\n";
-    return 2;
+    VolcanoJob job = DecodeVolcanoJob(object);
+    WarnProblems(job, file, err);
+    return MonteCarlo(job, file, flags, out, err);
   }
   std::vector<VolcanoStep> steps;
   std::string error;
