@@ -293,6 +293,8 @@ std::string RequestWords(const VolcanoJob& job, const VolcanoEventOutcome& e) {
   if (!r.command.empty()) return "vcctl " + r.command;
   if (r.task < 0) {
     s = (r.event == "Unknown" ? job.name + " (PodGroup) " : job.name + " ") + r.event;
+  } else if (r.event == "TaskCompleted" || r.event == "TaskFailed") {
+    s = job.name + "-" + job.tasks[r.task].name + " " + r.event;
   } else {
     s = VolcanoPodName(job, r.task, r.index) + " " + r.event;
     if (r.event == "PodFailed") s += " exit " + std::to_string(r.exit_code);
@@ -549,12 +551,15 @@ json MonteCarloJson(const VolcanoJob& job, const VolcanoMonteCarloResult& r) {
                 {"nodes", r.nodes},
                 {"maxRetry", job.max_retry},
                 {"pComplete", r.completed / runs},
+                {"pFail", (r.failed_retries + r.failed_at_end) / runs},
                 {"pFailMaxRetry", r.failed_retries / runs},
                 {"pFailAtEnd", r.failed_at_end / runs},
                 {"pAborted", r.aborted / runs},
                 {"pTerminated", r.terminated / runs},
                 {"pCompletedEarly", r.completed_early / runs},
                 {"pUnbounded", r.unbounded / runs},
+                {"meanRestarts", r.mean_retries},
+                {"meanCountedRestarts", r.mean_retries},
                 {"meanRetries", r.mean_retries},
                 {"meanFailures", r.mean_failures},
                 {"meanAbsorbed", r.mean_absorbed},
