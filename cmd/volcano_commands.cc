@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include "cmd/text_table.h"
 #include "validation/loader.h"
 #include "validation/monte_carlo.h"
 #include "validation/volcano_lifecycle.h"
@@ -161,35 +162,6 @@ std::vector<std::string> Summary(const VolcanoJob& job,
   return lines;
 }
 
-void RenderTable(const std::vector<std::vector<std::string>>& table, bool markdown,
-                 std::ostream& out) {
-  if (markdown) {
-    for (size_t i = 0; i < table.size(); ++i) {
-      out << "|";
-      for (const std::string& cell : table[i])
-        out << " " << (i ? cell : "**" + cell + "**") << " |";
-      out << "\n";
-      if (i == 0) {
-        out << "|";
-        for (size_t k = 0; k < table[0].size(); ++k) out << "---|";
-        out << "\n";
-      }
-    }
-    return;
-  }
-  std::vector<size_t> width(table[0].size(), 0);
-  for (const auto& line : table)
-    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
-  for (const auto& line : table) {
-    out << " ";
-    for (size_t k = 0; k < line.size(); ++k) {
-      out << " " << line[k];
-      if (k + 1 < line.size()) out << std::string(width[k] - line[k].size() + 2, ' ');
-    }
-    out << "\n";
-  }
-}
-
 json NullOr(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
 json ExplainJson(const VolcanoJob& job, const std::vector<VolcanoExplainCell>& cells,
@@ -257,7 +229,7 @@ int ExplainVolcanoJobCommand(const Node& object, const std::string& file, const 
     table.push_back({c.task >= 0 ? job.tasks[c.task].name : "(job)", EventWords(c),
                      PolicyWords(job, m), ActionWords(m), ResultWords(job, c)});
   }
-  RenderTable(table, md, out);
+  PrintTable(table, md, out);
   out << "\n";
   const std::string bullet = md ? "- " : "  - ";
   if (!dead.empty()) {

@@ -1,6 +1,7 @@
 #include "validation/volcano_monte_carlo.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -23,14 +24,24 @@ std::string VolcanoWords(std::string text) {
   return text;
 }
 
+// How a run ended.
+enum End : size_t {
+  kCompleted,
+  kFailedRetries,
+  kFailedAtEnd,
+  kAborted,
+  kTerminated,
+  kCompletedEarly,
+  kUnbounded,
+  kEnds
+};
+
 // Counters of one block of runs, merged in block order.
 struct Block {
-  int64_t completed = 0, failed_retries = 0, failed_at_end = 0, aborted = 0, terminated = 0,
-          completed_early = 0, unbounded = 0;
+  std::array<int64_t, kEnds> ends{};
   int64_t retries = 0, failures = 0, absorbed = 0;
   double waste_node_s = 0, finish_sum = 0;
-  std::vector<int64_t> actions =
-      std::vector<int64_t>(static_cast<size_t>(VolcanoAction::kOther) + 1);
+  std::array<int64_t, static_cast<size_t>(VolcanoAction::kOther) + 1> actions{};
   std::vector<double> finish;
 };
 
@@ -74,12 +85,12 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
       ApplyVolcanoStep(job, &state, {VolcanoEventSpec{"", -1, "OutOfSync", false, 0, ""}}, &out,
                        &error);
       if (state.phase == VolcanoPhase::kCompleted) {
-        ++b->completed;
+        ++b->ends[kCompleted];
         b->waste_node_s += waste;
         b->finish_sum += wall;
         b->finish.push_back(wall);
       } else {
-        ++b->failed_at_end;
+        ++b->ends[kFailedAtEnd];
         b->waste_node_s += s.nodes * wall;
       }
       break;
@@ -87,7 +98,7 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
     progress += gap;
     wall += gap;
     if (++failures > m.max_failures_per_run) {
-      ++b->unbounded;
+      ++b->ends[kUnbounded];
       break;
     }
     const double u = Uniform(rng);
@@ -125,10 +136,10 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
     const VolcanoPhase end = state.phase;
     if (end == VolcanoPhase::kFailed || end == VolcanoPhase::kAborted ||
         end == VolcanoPhase::kTerminated || end == VolcanoPhase::kCompleted) {
-      (end == VolcanoPhase::kFailed       ? b->failed_retries
-       : end == VolcanoPhase::kAborted    ? b->aborted
-       : end == VolcanoPhase::kTerminated ? b->terminated
-                                          : b->completed_early) += 1;
+      ++b->ends[end == VolcanoPhase::kFailed       ? kFailedRetries
+                : end == VolcanoPhase::kAborted    ? kAborted
+                : end == VolcanoPhase::kTerminated ? kTerminated
+                                                   : kCompletedEarly];
       b->waste_node_s += s.nodes * wall;
       break;
     }
@@ -264,34 +275,28 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
 
   Block all;
   for (const Block& b : blocks) {
-    all.completed += b.completed;
-    all.failed_retries += b.failed_retries;
-    all.failed_at_end += b.failed_at_end;
-    all.aborted += b.aborted;
-    all.terminated += b.terminated;
-    all.completed_early += b.completed_early;
-    all.unbounded += b.unbounded;
+    for (size_t e = 0; e < kEnds; ++e) all.ends[e] += b.ends[e];
+    for (size_t a = 0; a < all.actions.size(); ++a) all.actions[a] += b.actions[a];
     all.retries += b.retries;
     all.failures += b.failures;
     all.absorbed += b.absorbed;
     all.waste_node_s += b.waste_node_s;
     all.finish_sum += b.finish_sum;
-    for (size_t a = 0; a < all.actions.size(); ++a) all.actions[a] += b.actions[a];
     all.finish.insert(all.finish.end(), b.finish.begin(), b.finish.end());
   }
   const double runs = static_cast<double>(model.runs);
   r.runs = model.runs;
-  r.completed = all.completed;
-  r.failed_retries = all.failed_retries;
-  r.failed_at_end = all.failed_at_end;
-  r.aborted = all.aborted;
-  r.terminated = all.terminated;
-  r.completed_early = all.completed_early;
-  r.unbounded = all.unbounded;
+  r.completed = all.ends[kCompleted];
+  r.failed_retries = all.ends[kFailedRetries];
+  r.failed_at_end = all.ends[kFailedAtEnd];
+  r.aborted = all.ends[kAborted];
+  r.terminated = all.ends[kTerminated];
+  r.completed_early = all.ends[kCompletedEarly];
+  r.unbounded = all.ends[kUnbounded];
   r.mean_retries = static_cast<double>(all.retries) / runs;
   r.mean_failures = static_cast<double>(all.failures) / runs;
   r.mean_absorbed = static_cast<double>(all.absorbed) / runs;
-  const int64_t bounded = model.runs - all.unbounded;
+  const int64_t bounded = model.runs - r.unbounded;
   r.mean_wasted_node_hours = bounded ? all.waste_node_s / 3600 / static_cast<double>(bounded) : 0;
   std::vector<std::string_view> names = VolcanoPolicyActions();
   names.push_back("SyncJob");
@@ -302,8 +307,7 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
   if (int64_t other = all.actions[static_cast<size_t>(VolcanoAction::kOther)]; other > 0)
     r.actions.push_back({"Other", static_cast<double>(other) / runs});
   r.time_to_finish.samples = std::move(all.finish);
-  if (all.completed > 0)
-    r.time_to_finish.mean = all.finish_sum / static_cast<double>(all.completed);
+  if (r.completed > 0) r.time_to_finish.mean = all.finish_sum / static_cast<double>(r.completed);
   FillFinishTimes(&r.time_to_finish);
   return r;
 }
