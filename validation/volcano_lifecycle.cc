@@ -145,6 +145,11 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
+      if (FindVolcanoTask(job, t.name) >= 0) {
+        // The webhook rejects this (C5); the controller would look the name up to the first.
+        job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
+                               "': the controller finds the first task of that name");
+      }
       job.tasks.push_back(std::move(t));
     }
   } else if (tasks && !tasks->is_null()) {

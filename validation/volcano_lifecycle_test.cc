@@ -126,6 +126,15 @@ TEST_CASE("volcano: decode is lenient: wrong types are noted, never fatal") {
   CHECK(job.problems.size() == 6);
   CHECK(job.problems[0] == "spec.maxRetry: want an integer, got string (ignored)");
 
+  VolcanoJob twice = Decode(
+      "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec:\n  tasks:\n"
+      "  - {name: a, replicas: 1}\n  - {name: a, replicas: 2}\n");
+  REQUIRE(twice.problems.size() == 1);
+  CHECK(twice.problems[0] ==
+        "spec.tasks[1].name: duplicate task name 'a': the controller finds the first task of that "
+        "name");
+  CHECK(FindVolcanoTask(twice, "a") == 0);
+
   VolcanoJob empty = Decode("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec: 3\n");
   CHECK(empty.tasks.empty());
   CHECK(empty.min_available == 0);

@@ -39,7 +39,7 @@ enum End : size_t {
 // Counters of one block of runs, merged in block order.
 struct Block {
   std::array<int64_t, kEnds> ends{};
-  int64_t retries = 0, failures = 0, absorbed = 0;
+  int64_t retries = 0, failures = 0, absorbed = 0, errors = 0;
   double waste_node_s = 0, finish_sum = 0;
   std::array<int64_t, static_cast<size_t>(VolcanoAction::kOther) + 1> actions{};
   std::vector<double> finish;
@@ -124,7 +124,10 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
     step[0].index = index;
     const int64_t retries_before = state.retry_count;
     VolcanoStepOutcome out;
-    ApplyVolcanoStep(job, &state, step, &out, &error);
+    if (!ApplyVolcanoStep(job, &state, step, &out, &error)) {
+      ++b->errors;  // Cannot happen for a model ValidateVolcanoModel accepts.
+      break;
+    }
     bool whole_job = false, recreated = false;
     for (const VolcanoEventOutcome& e : out.events) {
       if (e.scheduled) continue;
@@ -209,6 +212,10 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
   int64_t pods = 0;
   for (const VolcanoTask& t : job.tasks) pods += std::max<int64_t>(t.replicas, 0);
   if (pods == 0) return "the job has no pod to fail (no task with replicas > 0)";
+  for (size_t t = 0; t < job.tasks.size(); ++t) {
+    if (FindVolcanoTask(job, job.tasks[t].name) != static_cast<int>(t))
+      return "task name '" + job.tasks[t].name + "' is used twice (the API server rejects it)";
+  }
   if (!(m.node_mttf_s > 0)) return "--node-mttf must be positive";
   if (!(m.run_time_s > 0) || !std::isfinite(m.run_time_s)) return "--run-time must be positive";
   if (!(m.restart_time_s >= 0) || !(m.job_restart_time_s >= 0) || !(m.checkpoint_interval_s >= 0))
@@ -280,9 +287,14 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
     all.retries += b.retries;
     all.failures += b.failures;
     all.absorbed += b.absorbed;
+    all.errors += b.errors;
     all.waste_node_s += b.waste_node_s;
     all.finish_sum += b.finish_sum;
     all.finish.insert(all.finish.end(), b.finish.begin(), b.finish.end());
+  }
+  if (all.errors > 0) {
+    r.error = "internal error: " + std::to_string(all.errors) + " run(s) met an impossible event";
+    return r;
   }
   const double runs = static_cast<double>(model.runs);
   r.runs = model.runs;

@@ -108,6 +108,12 @@ TEST_CASE("volcano monte carlo: invalid models are errors, nothing runs") {
   CHECK(RunVolcanoMonteCarlo(job, m, 1).error == "fault mix: no task 'ps' (tasks: master, worker)");
   m = Model(24, 0);
   CHECK(RunVolcanoMonteCarlo(job, m, 1).error == "--run-time must be positive");
+  SourceFile twice =
+      ParseSource("j.yaml",
+                  "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec:\n  tasks:\n"
+                  "  - {name: a, replicas: 0}\n  - {name: a, replicas: 2}\n");
+  CHECK(RunVolcanoMonteCarlo(DecodeVolcanoJob(twice.documents[0].root), Model(24, 72), 1).error ==
+        "task name 'a' is used twice (the API server rejects it)");
   SourceFile f = ParseSource("j.yaml", "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n");
   CHECK(RunVolcanoMonteCarlo(DecodeVolcanoJob(f.documents[0].root), Model(24, 72), 1).error ==
         "the job has no pod to fail (no task with replicas > 0)");
