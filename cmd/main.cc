@@ -103,6 +103,8 @@ Volcano Job (batch.volcano.sh/v1alpha1): --fail and --scenario take events inste
   Comma-separate the events of one step (they happen before the controller reacts); delayed
   actions (policy timeout) fire at the end of their step unless a later event cancels them.
   --scenario FILE: steps: [{events: [{task, index, event, exitCode} | {command: ACTION}]}]
+  --monte-carlo: one Job; --fault-mix EVENT[:EXITCODE]=WEIGHT[@TASK],... with EVENT PodEvicted
+  or PodFailed (default PodEvicted=0.9,PodFailed:143=0.1); no --plot
 
   # A node drain kills two MPI workers at once, then the launcher exits with a usage error
   kubectl jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
