@@ -207,11 +207,7 @@ json ExplainJson(const VolcanoJob& job, const std::vector<VolcanoExplainCell>& c
 
 int ExplainVolcanoJobCommand(const Node& object, const std::string& file, const ExplainFlags& flags,
                              std::ostream& out, json* objects, std::ostream& err) {
-  if (!flags.feature_gates.empty()) {
-    err << "error: --feature-gates: JobSet feature gates do not apply to a Volcano Job (" << file
-        << ")\n";
-    return 2;
-  }
+  // --feature-gates are the JobSet controller's: they apply to the file's JobSets, not here.
   VolcanoJob job = DecodeVolcanoJob(object);
   WarnProblems(job, file, err);
   std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
