@@ -51,6 +51,17 @@ demo: build
 	@$(BUILD)/kubectl-jobset simulate --monte-carlo --runs 1000 --nodes 2000 --node-mttf 8760h \
 	  --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m \
 	  --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml
+	@echo
+	@for f in examples/volcano/[1-3]-*-*.yaml; do \
+	  case $$f in *scenario*) continue;; esac; \
+	  echo "$$ kubectl-jobset explain $$f"; $(BUILD)/kubectl-jobset explain $$f; done
+	@echo '$$ kubectl-jobset simulate examples/volcano/2-mpi-exit-codes.yaml --scenario examples/volcano/2-scenario.yaml'
+	@$(BUILD)/kubectl-jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
+	  --scenario examples/volcano/2-scenario.yaml
+	@echo
+	@echo '$$ kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted'
+	@$(BUILD)/kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml \
+	  --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

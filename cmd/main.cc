@@ -70,6 +70,9 @@ Examples:
 
   # For scripts (one decision per replicated job and reason)
   kubectl jobset explain -o json jobs/train.yaml
+
+  # A Volcano Job: for each task and event, which lifecycle policy fires and what the job does
+  kubectl jobset explain examples/volcano/3-task-overrides-job.yaml
 )";
 
 const char kSimulateExamples[] = R"(
@@ -95,6 +98,22 @@ Examples:
   # Two policies side by side, with a chart
   kubectl jobset simulate --monte-carlo --node-mttf 17520h --run-time 72h --nodes 15000 \
     --plot cost.svg policy-a.yaml policy-b.yaml
+
+Volcano Job (batch.volcano.sh/v1alpha1): --fail and --scenario take events instead
+  --fail TASK/INDEX:EVENT[:EXITCODE]  a pod event: PodFailed (EXITCODE: first container's),
+                                      PodEvicted, PodPending, PodRunning, PodSucceeded
+  --fail TASK[/INDEX]:EVENT           a task event: TaskCompleted, TaskFailed
+  --fail Unknown                      the PodGroup event (no task)
+  --fail Command:ACTION               a vcctl command, e.g. Command:ResumeJob
+  Comma-separate the events of one step (they happen before the controller reacts); delayed
+  actions (policy timeout) fire at the end of their step unless a later event cancels them.
+  --scenario FILE: steps: [{events: [{task, index, event, exitCode} | {command: ACTION}]}]
+  --monte-carlo: one Job; --fault-mix EVENT[:EXITCODE]=WEIGHT[@TASK],... with EVENT PodEvicted
+  or PodFailed (default PodEvicted=0.9,PodFailed:143=0.1); no --plot
+
+  # A node drain kills two MPI workers at once, then the launcher exits with a usage error
+  kubectl jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
+    --fail mpiworker/0:PodFailed:143,mpiworker/1:PodFailed:143 --fail mpimaster/0:PodFailed:2
 )";
 
 const char kNetcheckExamples[] = R"(
@@ -173,10 +192,11 @@ int main(int argc, char** argv) {
       "simulate", "Replay child-job failures through the JobSet controller's failure policy.");
   sim_cmd->add_option("PATH", sim.paths, "Manifest files (several only with --monte-carlo)");
   sim_cmd->add_option("--fail", sim.fail,
-                      "RJOB/INDEX:REASON[:MESSAGE], one step each; comma-separate failures of "
-                      "one step");
+                      "RJOB/INDEX:REASON[:MESSAGE] (a Volcano Job: TASK/INDEX:EVENT[:EXITCODE], "
+                      "see below), one step each; comma-separate failures of one step");
   sim_cmd->add_option("--scenario", sim.scenario,
-                      "YAML file: steps: [{fail: [{job, reason, message}]}]");
+                      "YAML file: steps: [{fail: [{job, reason, message}]}] (a Volcano Job: "
+                      "steps: [{events: [...]}])");
   sim_cmd->add_option("-o,--output", sim.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

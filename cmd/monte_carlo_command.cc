@@ -28,25 +28,6 @@ std::atomic<bool> g_interrupted{false};
 
 extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
 
-std::string Duration(double s) {
-  if (!std::isfinite(s)) return "inf";
-  int64_t total = static_cast<int64_t>(std::llround(s));
-  int64_t d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60, sec = total % 60;
-  // Go-like, without trailing zero units: 3d4h, 1h30m, 90s -> 1m30s, 0 -> 0s.
-  std::ostringstream out;
-  int64_t parts[] = {d, h, m, sec};
-  const char* units[] = {"d", "h", "m", "s"};
-  int last = 3;
-  while (last > 0 && parts[last] == 0) --last;
-  bool started = false;
-  for (int i = 0; i <= last; ++i) {
-    if (!started && parts[i] == 0 && i < last) continue;
-    started = true;
-    out << parts[i] << units[i];
-  }
-  return out.str();
-}
-
 std::string Percent(double p) {
   char buf[32];
   snprintf(buf, sizeof buf, "%.1f%%", 100 * p);
@@ -252,7 +233,7 @@ void TextHistogram(const FinishTimes& t, std::ostream& out) {
     int width = top ? static_cast<int>(std::lround(40.0 * rows[i] / top)) : 0;
     std::string bar;
     for (int k = 0; k < width; ++k) bar += "\u2588";
-    out << "    " << std::setw(10) << std::right << Duration(from) << std::left << "  " << bar
+    out << "    " << std::setw(10) << std::right << FormatDuration(from) << std::left << "  " << bar
         << (bar.empty() ? "" : " ") << rows[i] << "\n";
   }
 }
@@ -277,9 +258,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Rows(
         Fixed(r.mean_counted_restarts, 2),
         Fixed(r.mean_job_restarts, 2),
         Fixed(r.mean_wasted_node_hours, 1),
-        r.completed ? Duration(r.time_to_finish.p50) : "-",
-        r.completed ? Duration(r.time_to_finish.p90) : "-",
-        r.completed ? Duration(r.time_to_finish.p99) : "-",
+        r.completed ? FormatDuration(r.time_to_finish.p50) : "-",
+        r.completed ? FormatDuration(r.time_to_finish.p90) : "-",
+        r.completed ? FormatDuration(r.time_to_finish.p99) : "-",
     };
     for (size_t i = 0; i < rows.size(); ++i) rows[i].second.push_back(v[i]);
   }
@@ -292,7 +273,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Rows(
       const bool check = p.model.node_check;
       rows[rows.size() - 3].second.push_back(Fixed(r.mean_faulty_nodes, 2));
       rows[rows.size() - 2].second.push_back(check ? Fixed(r.mean_faulty_caught, 2) : "-");
-      rows[rows.size() - 1].second.push_back(check ? Duration(r.mean_check_s) : "-");
+      rows[rows.size() - 1].second.push_back(check ? FormatDuration(r.mean_check_s) : "-");
     }
   }
   return rows;
@@ -303,14 +284,15 @@ void RenderText(const std::vector<PolicyRun>& runs, const SimulateFlags& flags, 
   const FailureModel& m = first.model;
   out << "Monte Carlo: " << first.result.runs_done << " runs"
       << (first.result.cancelled ? " (interrupted)" : "") << ", seed " << m.seed << "\n";
-  out << "model: " << first.result.nodes << " nodes, node MTTF " << Duration(m.node_mttf_s)
-      << ", run time " << Duration(m.run_time_s) << ", restart " << Duration(m.restart_time_s)
-      << ", job restart " << Duration(m.job_restart_time_s);
+  out << "model: " << first.result.nodes << " nodes, node MTTF " << FormatDuration(m.node_mttf_s)
+      << ", run time " << FormatDuration(m.run_time_s) << ", restart "
+      << FormatDuration(m.restart_time_s) << ", job restart "
+      << FormatDuration(m.job_restart_time_s);
   if (m.checkpoint_interval_s > 0)
-    out << ", checkpoint every " << Duration(m.checkpoint_interval_s);
+    out << ", checkpoint every " << FormatDuration(m.checkpoint_interval_s);
   if (m.arrive_faulty > 0) {
     out << ", " << Number(100 * m.arrive_faulty) << "% of nodes arrive faulty (fail after "
-        << Duration(m.faulty_fails_after_s) << ")";
+        << FormatDuration(m.faulty_fails_after_s) << ")";
   }
   out << "\nfaults:";
   double total = 0;
@@ -376,7 +358,7 @@ std::string Svg(const std::vector<PolicyRun>& runs) {
   for (int k = 0; k <= 4; ++k) {
     double v = lo + (hi - lo) * k / 4, x = L + pw * k / 4;
     s << "<text x=\"" << x << "\" y=\"" << T + ph + 18 << "\" text-anchor=\"middle\">"
-      << Duration(v) << "</text>\n";
+      << FormatDuration(v) << "</text>\n";
   }
   s << "<text x=\"" << L + pw / 2 << "\" y=\"" << H - 28
     << "\" text-anchor=\"middle\">time to finish</text>\n"
@@ -526,7 +508,7 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
     }
   } else if (compare) {
     RenderText(columns, flags, out);
-    out << "\nnode check: " << Duration(runs[0].model.node_check_round_s) << " per round, "
+    out << "\nnode check: " << FormatDuration(runs[0].model.node_check_round_s) << " per round, "
         << Number(100 * runs[0].model.node_check_miss) << "% of faulty nodes pass it\n";
     for (const PolicyRun& p : runs) {
       const double saved = p.result.mean_wasted_node_hours - p.with_check.mean_wasted_node_hours;

@@ -455,6 +455,29 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
   return end;
 }
 
+// Go's strconv.Quote for the common case (the input is echoed in error messages).
+std::string Quote(std::string_view s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  q += '"';
+  return q;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+namespace {
+
 // Nearest rank: the smallest sample with at least p of the samples at or below it.
 double Percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
@@ -462,6 +485,8 @@ double Percentile(const std::vector<double>& sorted, double p) {
   const size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
   return sorted[std::min(i, sorted.size() - 1)];
 }
+
+}  // namespace
 
 void FillFinishTimes(FinishTimes* t) {
   std::vector<double>& v = t->samples;
@@ -483,26 +508,24 @@ void FillFinishTimes(FinishTimes* t) {
   }
 }
 
-// Go's strconv.Quote for the common case (the input is echoed in error messages).
-std::string Quote(std::string_view s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
+std::string FormatDuration(double s) {
+  if (!std::isfinite(s)) return "inf";
+  int64_t total = static_cast<int64_t>(std::llround(s));
+  int64_t d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60, sec = total % 60;
+  // Go-like, without trailing zero units: 3d4h, 1h30m, 90s -> 1m30s, 0 -> 0s.
+  std::string out;
+  const int64_t parts[] = {d, h, m, sec};
+  const char* units[] = {"d", "h", "m", "s"};
+  int last = 3;
+  while (last > 0 && parts[last] == 0) --last;
+  bool started = false;
+  for (int i = 0; i <= last; ++i) {
+    if (!started && parts[i] == 0 && i < last) continue;
+    started = true;
+    out += std::to_string(parts[i]) + units[i];
   }
-  q += '"';
-  return q;
+  return out;
 }
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-}  // namespace
 
 bool ParseGoDuration(std::string_view text, double* seconds, std::string* error) {
   const auto invalid = [&] {

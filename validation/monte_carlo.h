@@ -123,6 +123,14 @@ struct FinishTimes {
 /// Bins of FinishTimes::histogram.
 inline constexpr int kHistogramBins = 40;
 
+/// Sorts t->samples and fills the percentiles, min, max and histogram from them (the mean is
+/// the caller's).
+void FillFinishTimes(FinishTimes* t);
+
+/// Seconds as a short Go-like duration without trailing zero units: 3d4h, 1h30m, 1m30s, 0s;
+/// "inf" when not finite.
+std::string FormatDuration(double seconds);
+
 /// The outcome of RunMonteCarlo. Means are per run over runs_done unless noted.
 struct MonteCarloResult {
   std::string error;  ///< Invalid model or JobSet: nothing ran, everything else is zero.
