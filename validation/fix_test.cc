@@ -1,0 +1,286 @@
+#include "validation/fix.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+namespace jobset {
+namespace {
+
+LintOptions Options() {
+  LintOptions o;
+  o.schema = BuiltinJobSetSchema();
+  return o;
+}
+
+FixOutcome Fixed(const std::string& text, const std::string& path = "f.yaml") {
+  return FixSource(ParseSource(path, text), Options());
+}
+
+int Count(const FileResult& r, const std::string& rule) {
+  return static_cast<int>(std::count_if(r.findings.begin(), r.findings.end(),
+                                        [&](const Finding& f) { return f.rule == rule; }));
+}
+
+const Finding* Find(const FileResult& r, const std::string& rule) {
+  for (const Finding& f : r.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+const char kRestart[] = "job-template/pod-failure-policy-restart-policy";
+const char kDuplicate[] = "failure-policy/duplicate-rule-name";
+
+// A JobSet whose one replicated job has a pod failure policy; `pod_spec` is the pod template's
+// spec, indented by 10.
+std::string WithPodSpec(const std::string& pod_spec) {
+  return "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+         "kind: JobSet\n"
+         "metadata:\n"
+         "  name: demo\n"
+         "spec:\n"
+         "  replicatedJobs:\n"
+         "  - name: workers\n"
+         "    template:\n"
+         "      spec:\n"
+         "        podFailurePolicy:\n"
+         "          rules:\n"
+         "          - action: FailJob\n"
+         "            onExitCodes: {operator: In, values: [42]}\n"
+         "        template:\n"
+         "          spec:" +
+         pod_spec;
+}
+
+// A JobSet with these failure policy rules (indented by 4).
+std::string WithRules(const std::string& rules) {
+  return "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+         "kind: JobSet\n"
+         "metadata:\n"
+         "  name: demo\n"
+         "spec:\n"
+         "  failurePolicy:\n"
+         "    maxRestarts: 3\n"
+         "    rules:\n" +
+         rules +
+         "  replicatedJobs:\n"
+         "  - name: workers\n"
+         "    template:\n"
+         "      spec:\n"
+         "        template:\n"
+         "          spec:\n"
+         "            restartPolicy: Never\n"
+         "            containers: [{name: main, image: busybox}]\n";
+}
+
+}  // namespace
+
+TEST_CASE("fix: restartPolicy Never goes above the comments that lead into the pod spec") {
+  std::string before = WithPodSpec(
+      "  # pod spec\n"
+      "            # the trainer\n"
+      "            containers:\n"
+      "            - {name: main, image: busybox}   # keep me\n");
+  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
+  const Finding* f = Find(linted, kRestart);
+  REQUIRE(f);
+  CHECK(f->fix.description == "add restartPolicy: Never to the pod template");
+  FixOutcome out = Fixed(before);
+  CHECK(out.fixed == 1);
+  CHECK(out.error.empty());
+  std::string after = before;
+  after.insert(after.find("            # the trainer"), "            restartPolicy: Never\n");
+  CHECK(out.text == after);
+  CHECK(Count(out.result, kRestart) == 0);
+}
+
+TEST_CASE("fix: a restartPolicy of another value is replaced, its quotes and comment kept") {
+  for (std::string value : {"OnFailure", "\"OnFailure\"", "'Always'", "''", "~"}) {
+    CAPTURE(value);
+    std::string before = WithPodSpec(
+        "\n"
+        "            restartPolicy: " +
+        value +
+        "   # was wrong\n"
+        "            containers: [{name: main, image: busybox}]\n");
+    FixOutcome out = Fixed(before);
+    std::string never = value == "~"            ? "Never"
+                        : value.front() == '"'  ? "\"Never\""
+                        : value.front() == '\'' ? "'Never'"
+                                                : "Never";
+    std::string after = before;
+    after.replace(after.find(value + "   #"), value.size(), never);
+    CHECK(out.text == after);
+    CHECK(Count(out.result, kRestart) == 0);
+  }
+  // Nothing after the colon at all.
+  std::string empty = WithPodSpec(
+      "\n"
+      "            restartPolicy:\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  std::string after = empty;
+  after.replace(after.find("restartPolicy:\n"), 15, "restartPolicy: Never\n");
+  CHECK(Fixed(empty).text == after);
+}
+
+TEST_CASE("fix: flow-style and JSON pod specs get the entry in their own style") {
+  std::string flow = WithPodSpec(" {containers: [{name: main, image: busybox}]}\n");
+  std::string after = flow;
+  after.replace(after.find("{containers"), 1, "{restartPolicy: Never, ");
+  CHECK(Fixed(flow).text == after);
+
+  std::string json = R"({
+  "apiVersion": "jobset.x-k8s.io/v1alpha2",
+  "kind": "JobSet",
+  "metadata": {"name": "demo"},
+  "spec": {
+    "replicatedJobs": [{
+      "name": "workers",
+      "template": {"spec": {
+        "podFailurePolicy": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}}]},
+        "template": {"spec": {
+          "containers": [{"name": "main", "image": "busybox"}]
+        }}
+      }}
+    }]
+  }
+}
+)";
+  FixOutcome out = Fixed(json, "f.json");
+  std::string expected = json;
+  expected.insert(expected.find("          \"containers\""),
+                  "          \"restartPolicy\": \"Never\",\n");
+  CHECK(out.text == expected);
+  CHECK(Count(out.result, kRestart) == 0);
+  CHECK(out.result.findings.empty());
+}
+
+TEST_CASE("fix: CRLF files get CRLF lines") {
+  std::string before = WithPodSpec(
+      "\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  std::string crlf;
+  for (char c : before) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  std::string after = crlf;
+  after.insert(after.find("            containers"), "            restartPolicy: Never\r\n");
+  CHECK(Fixed(crlf).text == after);
+}
+
+TEST_CASE("fix: explicit duplicate names: the first keeps it, the others get a free suffix") {
+  std::string before = WithRules(
+      "    - name: retry\n"
+      "      action: RestartJobSet\n"
+      "    - {name: retry, action: FailJobSet}\n"
+      "    - name: \"retry\"   # third\n"
+      "      action: FailJobSet\n"
+      "    - name: retry_2\n"
+      "      action: FailJobSet\n");
+  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
+  const Finding* f = Find(linted, kDuplicate);
+  REQUIRE(f);
+  CHECK(f->fix.description == "rename rules[1] to 'retry_3', rename rules[2] to 'retry_4'");
+  FixOutcome out = Fixed(before);
+  std::string after = before;
+  after.replace(after.find("{name: retry,"), 13, "{name: retry_3,");
+  after.replace(after.find("\"retry\""), 7, "\"retry_4\"");
+  CHECK(out.text == after);
+  CHECK(out.fixed == 1);
+  CHECK(Count(out.result, kDuplicate) == 0);
+}
+
+TEST_CASE("fix: a defaulted name collision names the unnamed rule, the written name stays") {
+  std::string before = WithRules(
+      "    - name: first\n"
+      "      action: RestartJobSet\n"
+      "    - action: FailJobSet            # defaulted to failurePolicyRule1\n"
+      "    - name: failurePolicyRule1\n"
+      "      action: FailJobSet\n");
+  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
+  const Finding* f = Find(linted, kDuplicate);
+  REQUIRE(f);
+  CHECK(f->fix.description == "name the unnamed rules[1] 'failurePolicyRule1_2'");
+  FixOutcome out = Fixed(before);
+  std::string after = before;
+  after.replace(after.find("- action: FailJobSet "), 2, "- name: failurePolicyRule1_2\n      ");
+  CHECK(out.text == after);
+  CHECK(Count(out.result, kDuplicate) == 0);
+  // `name: ""` is defaulted too: the empty string gets the name.
+  std::string empty = WithRules(
+      "    - {name: \"\", action: FailJobSet}\n"
+      "    - {name: failurePolicyRule0, action: FailJobSet}\n");
+  std::string fixed = empty;
+  fixed.replace(fixed.find("\"\""), 2, "\"failurePolicyRule0_2\"");
+  CHECK(Fixed(empty).text == fixed);
+}
+
+TEST_CASE("fix: no fix where it would not be certain") {
+  // The duplicated name is itself invalid: any suffix stays invalid.
+  FileResult invalid =
+      LintSource(ParseSource("f.yaml", WithRules("    - {name: r-x, action: FailJobSet}\n"
+                                                 "    - {name: r-x, action: FailJobSet}\n")),
+                 Options());
+  REQUIRE(Find(invalid, kDuplicate));
+  CHECK(Find(invalid, kDuplicate)->fix.edits.empty());
+  // A pod spec shared through an anchor: editing it changes every replicated job using it.
+  std::string aliased =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+      "kind: JobSet\n"
+      "metadata: {name: demo}\n"
+      "spec:\n"
+      "  replicatedJobs:\n"
+      "  - name: a\n"
+      "    template:\n"
+      "      spec:\n"
+      "        podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: "
+      "[42]}}]}\n"
+      "        template: {spec: &pod {containers: [{name: main, image: busybox}]}}\n"
+      "  - name: b\n"
+      "    template: {spec: {template: {spec: *pod}}}\n";
+  FixOutcome out = Fixed(aliased);
+  CHECK(Count(out.result, kRestart) == 1);
+  CHECK(out.fixed == 0);
+  CHECK(out.text == aliased);
+  // A multi-line plain value is not rewritten.
+  std::string folded = WithPodSpec(
+      "\n"
+      "            restartPolicy: On\n"
+      "              Failure\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  CHECK(Fixed(folded).fixed == 0);
+}
+
+TEST_CASE("fix: several findings and documents in one file, and a second run changes nothing") {
+  std::string one = WithPodSpec(
+      "\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  std::string two = WithRules(
+      "    - {name: a, action: FailJobSet}\n"
+      "    - {name: a, action: FailJobSet}\n"
+      "    - {name: b, action: FailJobSet}\n"
+      "    - {name: b, action: FailJobSet}\n");
+  std::string before = "# two objects\n" + one + "---\n" + two;
+  FixOutcome out = Fixed(before);
+  CHECK(out.fixed == 3);
+  CHECK(Count(out.result, kDuplicate) == 0);
+  CHECK(Count(out.result, kRestart) == 0);
+  CHECK(out.text.find("{name: a_2,") != std::string::npos);
+  CHECK(out.text.find("{name: b_2,") != std::string::npos);
+  CHECK(out.text.find("            restartPolicy: Never\n") != std::string::npos);
+  FixOutcome again = Fixed(out.text);
+  CHECK(again.fixed == 0);
+  CHECK(again.text == out.text);
+}
+
+TEST_CASE("fix: a suppressed finding is left alone") {
+  std::string before = WithPodSpec(
+      "\n"
+      "            restartPolicy: OnFailure\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  before.replace(before.find("podFailurePolicy:") + 17, 0,
+                 "  # kubectl-jobset:ignore job-template/pod-failure-policy-restart-policy");
+  FixOutcome out = Fixed(before);
+  CHECK(out.fixed == 0);
+  CHECK(out.text == before);
+}
+
+}  // namespace jobset
