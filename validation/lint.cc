@@ -77,6 +77,7 @@ std::vector<Finding> LintObject(const Node& object, const LintOptions& options) 
 FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   FileResult result;
   result.path = file.path;
+  result.bom = file.bom;
   std::vector<size_t> line_starts = LineStarts(file.text);
   for (Finding f : file.problems) {
     f.file = file.path;
@@ -149,7 +150,16 @@ std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const L
         results[i].error = error;
         continue;
       }
-      results[i] = LintSource(source, per_file[i]);
+      if (!options.fix) {
+        results[i] = LintSource(source, per_file[i]);
+        continue;
+      }
+      FixOutcome fixed = FixSource(source, per_file[i]);
+      results[i] = std::move(fixed.result);
+      results[i].text = std::move(source.text);
+      results[i].fixed_text = std::move(fixed.text);
+      results[i].fixed = fixed.fixed;
+      results[i].fix_error = std::move(fixed.error);
     }
   };
   int n = std::max(1, std::min<int>(threads, static_cast<int>(files.size())));
