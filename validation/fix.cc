@@ -87,6 +87,21 @@ struct Source {
     return s;
   }
 
+  // Whether the first line after the one holding `at` that is not blank or a comment is
+  // indented past `column` (1-based), i.e. continues the value of a key at that column.
+  bool NextLineIndentedPast(size_t at, int column) const {
+    size_t nl = text.find('\n', at);
+    while (nl != npos) {
+      size_t start = nl + 1;
+      size_t c = text.find_first_not_of(" \t", start);
+      if (c == npos) return false;
+      if (text[c] != '\n' && text[c] != '\r' && text[c] != '#')
+        return static_cast<int>(c - start) + 1 > column;
+      nl = text.find('\n', start);
+    }
+    return false;
+  }
+
   // `key: value` in the style of the map: JSON-style quotes when its keys are double-quoted.
   static std::string EntryText(std::string_view key, std::string_view value, bool json) {
     if (json) return "\"" + std::string(key) + "\": \"" + std::string(value) + "\"";
@@ -109,16 +124,29 @@ struct Source {
     }
     if (!v.is_null()) return std::nullopt;
     std::string written = json ? "\"" + std::string(value) + "\"" : std::string(value);
-    if (!v.text.empty()) {  // `~`, `null`: written, replace it
-      auto span = ScalarAt(At(v.mark), flow, v.text);
-      if (!span || span->quote) return std::nullopt;
-      return TextEdit{span->begin, span->end - span->begin, written};
-    }
-    // Nothing written after the colon: write the value there.
     size_t colon = key->end;
     while (colon < text.size() && (text[colon] == ' ' || text[colon] == '\t')) ++colon;
     if (colon >= text.size() || text[colon] != ':') return std::nullopt;
-    return TextEdit{colon + 1, 0, " " + written};
+    size_t after = colon + 1;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    // A null written on the key's line (`~`, `null`): replace it.
+    if (after == At(v.mark)) {
+      for (std::string_view spelling : {"~", "null", "Null", "NULL"}) {
+        auto span = ScalarAt(after, flow, spelling);
+        if (span && !span->quote) return TextEdit{span->begin, span->end - span->begin, written};
+      }
+      return std::nullopt;
+    }
+    // Nothing written after the colon: the value goes there, unless the line ends and the next
+    // line holds more-indented text (a value we did not read).
+    bool line_ends =
+        after >= text.size() || text[after] == '\n' || text[after] == '\r' || text[after] == '#';
+    bool flow_ends = flow && after < text.size() && (text[after] == ',' || text[after] == '}');
+    if (!line_ends && !flow_ends) return std::nullopt;
+    if (line_ends && !flow && !NextLineIndentedPast(after, entry.key_mark.column))
+      return TextEdit{colon + 1, 0, " " + written};
+    if (flow_ends) return TextEdit{colon + 1, 0, " " + written};
+    return std::nullopt;
   }
 
   // Adds `key: value` to `map` (which lacks `key`) as its first entry, in the map's style.

@@ -111,6 +111,7 @@ TEST_CASE("fix: a restartPolicy of another value is replaced, its quotes and com
     std::string after = before;
     after.replace(after.find(value + "   #"), value.size(), never);
     CHECK(out.text == after);
+    CHECK(out.fixed == 1);
     CHECK(Count(out.result, kRestart) == 0);
   }
   // Nothing after the colon at all.
@@ -247,6 +248,15 @@ TEST_CASE("fix: no fix where it would not be certain") {
       "              Failure\n"
       "            containers: [{name: main, image: busybox}]\n");
   CHECK(Fixed(folded).fixed == 0);
+  // A null on the next line is a value we do not rewrite (nor write a second one before).
+  std::string next_line = WithPodSpec(
+      "\n"
+      "            restartPolicy:\n"
+      "              ~\n"
+      "            containers: [{name: main, image: busybox}]\n");
+  FixOutcome kept = Fixed(next_line);
+  CHECK(kept.fixed == 0);
+  CHECK(kept.error.empty());
 }
 
 TEST_CASE("fix: several findings and documents in one file, and a second run changes nothing") {
