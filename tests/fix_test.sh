@@ -105,7 +105,14 @@ else
   echo "SKIP: git is not installed (git apply check)"
 fi
 
-# 5. Standard input: the fixed document on stdout, the report on stderr.
+# 5. A UTF-8 byte order mark stays in front of the fixed text.
+mkdir -p "$tmp/bom"
+{ printf '\357\273\277'; cat "$fixtures/rule-names.yaml"; } > "$tmp/bom/in.yaml"
+{ printf '\357\273\277'; cat "$fixtures/rule-names.yaml.fixed"; } > "$tmp/bom/want.yaml"
+"$bin" lint --fix "$tmp/bom/in.yaml" > /dev/null 2>&1
+cmp -s "$tmp/bom/in.yaml" "$tmp/bom/want.yaml" && ok || bad "--fix lost the byte order mark"
+
+# 6. Standard input: the fixed document on stdout, the report on stderr.
 for f in "${inputs[@]}"; do
   if "$bin" lint --fix - < "$fixtures/$f" 2>/dev/null | cmp -s - "$fixtures/$f.fixed"; then
     ok
