@@ -19,14 +19,7 @@ fixtures=$src/tests/fixtures/fix
 inputs=()
 for f in "$fixtures"/*.fixed; do inputs+=("$(basename "${f%.fixed}")"); done
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $1"
-  [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/  | /'
-}
+. "$src/tests/checks.sh"
 # Copies the fixtures into DIR/jobs (where the diff's a/jobs/... paths point).
 fresh() {
   mkdir -p "$1/jobs"
@@ -121,5 +114,4 @@ for f in "${inputs[@]}"; do
   fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

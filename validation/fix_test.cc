@@ -31,6 +31,20 @@ const Finding* Find(const FileResult& r, const std::string& rule) {
 const char kRestart[] = "job-template/pod-failure-policy-restart-policy";
 const char kDuplicate[] = "failure-policy/duplicate-rule-name";
 
+// `text` with the first `what` replaced by `with`: the expected result of a fix.
+std::string Replaced(std::string text, const std::string& what, const std::string& with) {
+  size_t at = text.find(what);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, what.size(), with);
+}
+
+// The fix lint offers for the first finding of `rule` in `text` ("no finding" without one).
+std::string FixOf(const std::string& text, const char* rule) {
+  FileResult linted = LintSource(ParseSource("f.yaml", text), Options());
+  const Finding* f = Find(linted, rule);
+  return f ? f->fix.description : "no finding";
+}
+
 // A JobSet whose one replicated job has a pod failure policy; `pod_spec` is the pod template's
 // spec, indented by 10.
 std::string WithPodSpec(const std::string& pod_spec) {
@@ -81,16 +95,12 @@ TEST_CASE("fix: restartPolicy Never goes above the comments that lead into the p
       "            # the trainer\n"
       "            containers:\n"
       "            - {name: main, image: busybox}   # keep me\n");
-  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
-  const Finding* f = Find(linted, kRestart);
-  REQUIRE(f);
-  CHECK(f->fix.description == "add restartPolicy: Never to the pod template");
+  CHECK(FixOf(before, kRestart) == "add restartPolicy: Never to the pod template");
   FixOutcome out = Fixed(before);
   CHECK(out.fixed == 1);
   CHECK(out.error.empty());
-  std::string after = before;
-  after.insert(after.find("            # the trainer"), "            restartPolicy: Never\n");
-  CHECK(out.text == after);
+  CHECK(out.text == Replaced(before, "            # the trainer",
+                             "            restartPolicy: Never\n            # the trainer"));
   CHECK(Count(out.result, kRestart) == 0);
 }
 
@@ -108,9 +118,7 @@ TEST_CASE("fix: a restartPolicy of another value is replaced, its quotes and com
                         : value.front() == '"'  ? "\"Never\""
                         : value.front() == '\'' ? "'Never'"
                                                 : "Never";
-    std::string after = before;
-    after.replace(after.find(value + "   #"), value.size(), never);
-    CHECK(out.text == after);
+    CHECK(out.text == Replaced(before, value + "   #", never + "   #"));
     CHECK(out.fixed == 1);
     CHECK(Count(out.result, kRestart) == 0);
   }
@@ -119,16 +127,12 @@ TEST_CASE("fix: a restartPolicy of another value is replaced, its quotes and com
       "\n"
       "            restartPolicy:\n"
       "            containers: [{name: main, image: busybox}]\n");
-  std::string after = empty;
-  after.replace(after.find("restartPolicy:\n"), 15, "restartPolicy: Never\n");
-  CHECK(Fixed(empty).text == after);
+  CHECK(Fixed(empty).text == Replaced(empty, "restartPolicy:\n", "restartPolicy: Never\n"));
 }
 
 TEST_CASE("fix: flow-style and JSON pod specs get the entry in their own style") {
   std::string flow = WithPodSpec(" {containers: [{name: main, image: busybox}]}\n");
-  std::string after = flow;
-  after.replace(after.find("{containers"), 1, "{restartPolicy: Never, ");
-  CHECK(Fixed(flow).text == after);
+  CHECK(Fixed(flow).text == Replaced(flow, "{containers", "{restartPolicy: Never, containers"));
 
   std::string json = R"({
   "apiVersion": "jobset.x-k8s.io/v1alpha2",
@@ -162,9 +166,8 @@ TEST_CASE("fix: CRLF files get CRLF lines") {
       "            containers: [{name: main, image: busybox}]\n");
   std::string crlf;
   for (char c : before) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  std::string after = crlf;
-  after.insert(after.find("            containers"), "            restartPolicy: Never\r\n");
-  CHECK(Fixed(crlf).text == after);
+  CHECK(Fixed(crlf).text == Replaced(crlf, "            containers",
+                                     "            restartPolicy: Never\r\n            containers"));
 }
 
 TEST_CASE("fix: explicit duplicate names: the first keeps it, the others get a free suffix") {
@@ -176,15 +179,10 @@ TEST_CASE("fix: explicit duplicate names: the first keeps it, the others get a f
       "      action: FailJobSet\n"
       "    - name: retry_2\n"
       "      action: FailJobSet\n");
-  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
-  const Finding* f = Find(linted, kDuplicate);
-  REQUIRE(f);
-  CHECK(f->fix.description == "rename rules[1] to 'retry_3', rename rules[2] to 'retry_4'");
+  CHECK(FixOf(before, kDuplicate) == "rename rules[1] to 'retry_3', rename rules[2] to 'retry_4'");
   FixOutcome out = Fixed(before);
-  std::string after = before;
-  after.replace(after.find("{name: retry,"), 13, "{name: retry_3,");
-  after.replace(after.find("\"retry\""), 7, "\"retry_4\"");
-  CHECK(out.text == after);
+  CHECK(out.text ==
+        Replaced(Replaced(before, "{name: retry,", "{name: retry_3,"), "\"retry\"", "\"retry_4\""));
   CHECK(out.fixed == 1);
   CHECK(Count(out.result, kDuplicate) == 0);
 }
@@ -196,32 +194,23 @@ TEST_CASE("fix: a defaulted name collision names the unnamed rule, the written n
       "    - action: FailJobSet            # defaulted to failurePolicyRule1\n"
       "    - name: failurePolicyRule1\n"
       "      action: FailJobSet\n");
-  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
-  const Finding* f = Find(linted, kDuplicate);
-  REQUIRE(f);
-  CHECK(f->fix.description == "name the unnamed rules[1] 'failurePolicyRule1_2'");
+  CHECK(FixOf(before, kDuplicate) == "name the unnamed rules[1] 'failurePolicyRule1_2'");
   FixOutcome out = Fixed(before);
-  std::string after = before;
-  after.replace(after.find("- action: FailJobSet "), 2, "- name: failurePolicyRule1_2\n      ");
-  CHECK(out.text == after);
+  CHECK(out.text == Replaced(before, "- action: FailJobSet ",
+                             "- name: failurePolicyRule1_2\n      action: FailJobSet "));
   CHECK(Count(out.result, kDuplicate) == 0);
   // `name: ""` is defaulted too: the empty string gets the name.
   std::string empty = WithRules(
       "    - {name: \"\", action: FailJobSet}\n"
       "    - {name: failurePolicyRule0, action: FailJobSet}\n");
-  std::string fixed = empty;
-  fixed.replace(fixed.find("\"\""), 2, "\"failurePolicyRule0_2\"");
-  CHECK(Fixed(empty).text == fixed);
+  CHECK(Fixed(empty).text == Replaced(empty, "\"\"", "\"failurePolicyRule0_2\""));
 }
 
 TEST_CASE("fix: no fix where it would not be certain") {
   // The duplicated name is itself invalid: any suffix stays invalid.
-  FileResult invalid =
-      LintSource(ParseSource("f.yaml", WithRules("    - {name: r-x, action: FailJobSet}\n"
-                                                 "    - {name: r-x, action: FailJobSet}\n")),
-                 Options());
-  REQUIRE(Find(invalid, kDuplicate));
-  CHECK(Find(invalid, kDuplicate)->fix.edits.empty());
+  CHECK(FixOf(WithRules("    - {name: r-x, action: FailJobSet}\n"
+                        "    - {name: r-x, action: FailJobSet}\n"),
+              kDuplicate) == "");
   // A pod spec shared through an anchor: editing it changes every replicated job using it.
   std::string aliased =
       "apiVersion: jobset.x-k8s.io/v1alpha2\n"
