@@ -167,7 +167,8 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
   for (const FileResult& r : results) {
     for (const Finding& f : r.findings) {
       json loc;
-      loc["physicalLocation"]["artifactLocation"]["uri"] = f.file == "-" ? "stdin" : f.file;
+      std::string uri = f.file == "-" ? "stdin" : f.file;
+      loc["physicalLocation"]["artifactLocation"]["uri"] = uri;
       if (f.mark.known()) {
         loc["physicalLocation"]["region"] = {{"startLine", f.mark.line},
                                              {"startColumn", f.mark.column}};
@@ -185,6 +186,19 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
                           {"justification", f.suppression_reason}}});
       }
       if (!f.field.empty()) item["properties"] = {{"field", f.field}, {"document", f.document}};
+      if (!f.fix.edits.empty()) {
+        json replacements = json::array();
+        for (const TextEdit& e : f.fix.edits) {
+          replacements.push_back(
+              {{"deletedRegion",
+                {{"byteOffset", e.offset + r.bom.size()}, {"byteLength", e.length}}},
+               {"insertedContent", {{"text", e.text}}}});
+        }
+        item["fixes"] = json::array(
+            {{{"description", {{"text", f.fix.description}}},
+              {"artifactChanges", json::array({{{"artifactLocation", {{"uri", uri}}},
+                                                {"replacements", std::move(replacements)}}})}}});
+      }
       res.push_back(std::move(item));
     }
   }
