@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Counters for the shell tests: `ok`, `bad WHAT [DETAIL]`, then `finish` (prints the counts and
 # returns non-zero when something failed). Source it: . "$src/tests/checks.sh"
 pass=0

@@ -63,8 +63,8 @@ for rule in failure-policy/duplicate-rule-name job-template/pod-failure-policy-r
 done
 echo "$after" | grep -q '"rule": "failure-policy/unreachable-reason"' && ok ||
   bad "the findings --fix cannot fix are still reported"
-[ -z "$(ls -A "$tmp/fix/jobs" | grep -v -e '\.yaml$' -e '\.json$')" ] && ok ||
-  bad "--fix left temporary files" "$(ls -A "$tmp/fix/jobs")"
+leftover=$(find "$tmp/fix/jobs" -mindepth 1 ! -name '*.yaml' ! -name '*.json')
+[ -z "$leftover" ] && ok || bad "--fix left temporary files" "$leftover"
 
 # 3. Idempotent: a second --fix changes nothing and rewrites no file; --diff is then empty.
 inode=$(stat -c %i "$tmp/fix/jobs/jobset.json")
