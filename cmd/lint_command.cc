@@ -4,16 +4,19 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "cmd/atomic_write.h"
 #include "cmd/report.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
 #include "validation/rule_registry.h"
+#include "validation/unified_diff.h"
 
 namespace jobset {
 namespace {
@@ -57,6 +60,69 @@ std::shared_ptr<const CompiledSchema> LoadCrd(const std::string& path, const Loa
   return nullptr;
 }
 
+const char* Plural(int n, const char* one, const char* many) { return n == 1 ? one : many; }
+
+// The path a diff names a file by, after "a/" and "b/": relative to the current directory
+// (where `patch -p1` and `git apply` run), an absolute path outside it without its leading "/".
+std::string DiffPath(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path == "-") return path;
+  fs::path p = fs::path(path).lexically_normal();
+  if (p.is_absolute()) {
+    std::error_code ec;
+    fs::path rel = p.lexically_relative(fs::current_path(ec));
+    if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
+    return p.relative_path().string();
+  }
+  return p.string();
+}
+
+// --diff: the fixes as one unified diff on `out`, a count on `err`.
+int PrintDiff(const std::vector<FileResult>& results, bool unreadable, std::ostream& out,
+              std::ostream& err) {
+  int fixes = 0, files = 0;
+  for (const FileResult& r : results) {
+    if (!r.fix_error.empty()) err << "error: " << r.path << ": " << r.fix_error << "\n";
+    if (r.fixed_text == r.text) continue;
+    std::string path = DiffPath(r.path);
+    out << UnifiedDiff(r.bom + r.text, r.bom + r.fixed_text, "a/" + path, "b/" + path);
+    fixes += r.fixed;
+    ++files;
+  }
+  out.flush();
+  if (files == 0)
+    err << "nothing to fix\n";
+  else
+    err << "would fix " << fixes << Plural(fixes, " finding", " findings") << " in " << files
+        << Plural(files, " file", " files") << " (apply with --fix, or git apply)\n";
+  if (unreadable) return 2;
+  return files > 0 ? 1 : 0;
+}
+
+// --fix: writes each changed file (standard input: prints the document); false when a file
+// could not be written.
+bool WriteFixes(const std::vector<FileResult>& results, std::ostream& out, std::ostream& err) {
+  bool ok = true;
+  for (const FileResult& r : results) {
+    if (r.read_error) continue;
+    if (!r.fix_error.empty()) err << "error: " << r.path << ": " << r.fix_error << "\n";
+    if (r.path == "-") {
+      out << r.bom << r.fixed_text;
+      out.flush();
+    } else if (r.fixed_text != r.text) {
+      std::string error;
+      if (!WriteFileAtomically(r.path, r.bom + r.fixed_text, &error)) {
+        err << "error: --fix: " << error << "\n";
+        ok = false;
+        continue;
+      }
+    }
+    if (r.fixed > 0)
+      err << r.path << ": fixed " << r.fixed << Plural(r.fixed, " finding", " findings") << "\n";
+  }
+  return ok;
+}
+
 }  // namespace
 
 bool UseColor(const std::string& color_flag) {
@@ -69,7 +135,19 @@ bool UseColor(const std::string& color_flag) {
 
 int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
   if (flags.list_rules) return ListRules(flags, out);
+  if (flags.fix && flags.diff) {
+    err << "error: --fix and --diff cannot be used together (--diff shows what --fix writes)\n";
+    return 2;
+  }
+  if (flags.diff && !flags.outputs.empty()) {
+    err << "error: --diff prints only the diff: -o cannot be used with it (lint again for the "
+           "findings)\n";
+    return 2;
+  }
+  // `--fix -`: standard output carries the fixed document, the report goes to standard error.
+  bool fix_stdin = flags.fix && std::count(flags.paths.begin(), flags.paths.end(), "-") > 0;
   LintOptions options;
+  options.fix = flags.fix || flags.diff;
   std::string error;
   if (!ParseFeatureGates(flags.feature_gates, &options.gates, &error)) {
     err << "error: --feature-gates: " << error << "\n";
@@ -95,6 +173,12 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
       return 2;
     }
     outputs.push_back({format, file});
+  }
+  if (fix_stdin && !flags.outputs.empty() &&
+      std::any_of(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); })) {
+    err << "error: --fix with - prints the fixed document on standard output: give -o a file "
+           "(FORMAT=FILE)\n";
+    return 2;
   }
   if (std::count_if(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); }) > 1) {
     err << "error: --output: only one format can go to standard output; give the others a "
@@ -142,6 +226,9 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
       unreadable = true;
     }
   }
+  if (flags.diff) return PrintDiff(results, unreadable, out, err);
+  if (flags.fix && !WriteFixes(results, out, err)) unreadable = true;
+  std::ostream& report = fix_stdin ? err : out;
   for (const auto& [format, file] : outputs) {
     std::string text;
     if (format == "json")
@@ -155,7 +242,7 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     else
       text = RenderText(results, file.empty() && UseColor(flags.color));
     if (file.empty()) {
-      out << text;
+      report << text;
       continue;
     }
     std::ofstream f(file, std::ios::binary);

@@ -21,10 +21,16 @@ struct LintFlags {
   std::string color = "auto";     ///< auto | always | never
   bool list_rules = false;
   int jobs = 0;  ///< Threads; 0 = one per core.
+  /// Apply the certain fixes to the files in place (standard input: print the fixed document),
+  /// then report what remains.
+  bool fix = false;
+  /// Print the fixes as a unified diff instead (exit status 1 when there is one).
+  bool diff = false;
 };
 
 /// Runs lint and returns the exit status: 0 clean, 1 findings at or above --fail-on, 2 usage
-/// error or an unreadable path (message on `err`).
+/// error or an unreadable path (message on `err`). With --diff: 0 nothing to fix, 1 a diff, 2
+/// usage error or an unreadable path.
 int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err);
 
 /// Whether to colour output: --color, then NO_COLOR, then whether stdout is a terminal.

@@ -45,6 +45,13 @@ Examples:
   # The rules, with their ids
   kubectl jobset lint --list-rules
 
+  # Preview the certain fixes as a diff, then apply them (comments and formatting are kept)
+  kubectl jobset lint --diff jobs/
+  kubectl jobset lint --fix jobs/
+
+  # Fix a stream: the fixed document on stdout, the report on stderr
+  kustomize build overlays/prod | kubectl jobset lint --fix - | kubectl apply -f -
+
 Suppressing a warning (errors the API server would reject cannot be suppressed):
   metadata:
     annotations:
@@ -57,7 +64,13 @@ Suppressing a warning (errors the API server would reject cannot be suppressed):
       failure-policy/max-restarts-unused: off
       job-template/*: error
 
+Certain fixes (a "fix" line under the finding): a duplicate rule name (the first rule that
+wrote it keeps it, the others get NAME_2, NAME_3, ...), and a missing or other restartPolicy
+next to a pod failure policy (set to Never). --fix rewrites only those bytes, atomically, then
+reports the findings that remain; --diff prints the change (git apply and patch -p1 accept it).
+
 Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable path.
+With --fix: from the findings that remain. With --diff: 0 nothing to fix, 1 a diff, 2 as above.
 )";
 
 const char kExplainExamples[] = R"(
@@ -173,6 +186,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   lint_cmd->add_option("-j,--jobs", lint.jobs, "Files checked in parallel (default: one per core)");
   lint_cmd->add_flag("--list-rules", lint.list_rules, "Print the rule registry and exit");
+  lint_cmd->add_flag("--fix", lint.fix,
+                     "Apply the certain fixes to the files in place, then report what remains "
+                     "(with -, print the fixed document)");
+  lint_cmd->add_flag("--diff", lint.diff,
+                     "Print the certain fixes as a unified diff instead of applying them (exit "
+                     "status 1 when there is one)");
   lint_cmd->footer(kLintExamples);
 
   jobset::ExplainFlags explain;

@@ -24,7 +24,8 @@ std::string SummaryLine(const Summary& s) {
   return line;
 }
 
-json FindingJson(const Finding& f) {
+// `offset` counts bytes of the file as stored (with its byte order mark, `bom` bytes).
+json FindingJson(const Finding& f, size_t bom) {
   json j;
   j["file"] = f.file;
   j["line"] = f.mark.line;
@@ -40,6 +41,12 @@ json FindingJson(const Finding& f) {
   if (!f.note.empty()) j["note"] = f.note;
   if (!f.suppressed_by.empty()) {
     j["suppressed"] = {{"kind", f.suppressed_by}, {"reason", f.suppression_reason}};
+  }
+  if (!f.fix.edits.empty()) {
+    json edits = json::array();
+    for (const TextEdit& e : f.fix.edits)
+      edits.push_back({{"offset", e.offset + bom}, {"length", e.length}, {"text", e.text}});
+    j["fix"] = {{"description", f.fix.description}, {"edits", std::move(edits)}};
   }
   return j;
 }
@@ -120,6 +127,7 @@ std::string RenderText(const std::vector<FileResult>& results, bool color) {
       out += reset;
       out += ": " + f.message + " [" + f.rule + "]\n";
       if (!f.note.empty()) out += "  note: " + f.note + "\n";
+      if (!f.fix.edits.empty()) out += "  fix (--fix): " + f.fix.description + "\n";
     }
   }
   out += SummaryLine(Summarize(results)) + "\n";
@@ -129,7 +137,7 @@ std::string RenderText(const std::vector<FileResult>& results, bool color) {
 std::string RenderJson(const std::vector<FileResult>& results) {
   json findings = json::array();
   for (const FileResult& r : results)
-    for (const Finding& f : r.findings) findings.push_back(FindingJson(f));
+    for (const Finding& f : r.findings) findings.push_back(FindingJson(f, r.bom.size()));
   Summary s = Summarize(results);
   json out;
   out["findings"] = std::move(findings);
@@ -159,7 +167,8 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
   for (const FileResult& r : results) {
     for (const Finding& f : r.findings) {
       json loc;
-      loc["physicalLocation"]["artifactLocation"]["uri"] = f.file == "-" ? "stdin" : f.file;
+      std::string uri = f.file == "-" ? "stdin" : f.file;
+      loc["physicalLocation"]["artifactLocation"]["uri"] = uri;
       if (f.mark.known()) {
         loc["physicalLocation"]["region"] = {{"startLine", f.mark.line},
                                              {"startColumn", f.mark.column}};
@@ -177,6 +186,19 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
                           {"justification", f.suppression_reason}}});
       }
       if (!f.field.empty()) item["properties"] = {{"field", f.field}, {"document", f.document}};
+      if (!f.fix.edits.empty()) {
+        json replacements = json::array();
+        for (const TextEdit& e : f.fix.edits) {
+          replacements.push_back(
+              {{"deletedRegion",
+                {{"byteOffset", e.offset + r.bom.size()}, {"byteLength", e.length}}},
+               {"insertedContent", {{"text", e.text}}}});
+        }
+        item["fixes"] = json::array(
+            {{{"description", {{"text", f.fix.description}}},
+              {"artifactChanges", json::array({{{"artifactLocation", {{"uri", uri}}},
+                                                {"replacements", std::move(replacements)}}})}}});
+      }
       res.push_back(std::move(item));
     }
   }

@@ -117,6 +117,7 @@ if command -v bash >/dev/null 2>&1; then
   check "bash: netcheck plan flag" "--node-groups|()" \
     "$(bash_complete 'kubectl-jobset netcheck plan --node-')"
   check "bash: flag" "--fail-on|()" "$(bash_complete 'kubectl-jobset lint --fa')"
+  check "bash: --fix and --diff" "--fix|()" "$(bash_complete 'kubectl-jobset lint --diff --fi')"
   check "bash: value after a flag that takes none" "warning|()" \
     "$(bash_complete 'kubectl-jobset lint -R --fail-on w')"
   check "bash: --output=VALUE (bash replaces the part after '=')" "json|()" \
@@ -216,6 +217,8 @@ if command -v fish >/dev/null 2>&1; then
     "$(fish --no-config -c "source $(printf '%q' "$src/completions/kubectl-jobset.fish");
       complete -C 'kubectl-jobset li'")"
   check "fish: flag" "--fail-on" "$(fish_complete 'kubectl-jobset lint --fa')"
+  check "fish: --fix" "--fix" "$(fish_complete 'kubectl-jobset lint --diff --fi')"
+  check "fish: --diff" "--diff" "$(fish_complete 'kubectl-jobset lint --di')"
   check "fish: values" "error info warning" "$(fish_complete 'kubectl-jobset lint -R --fail-on ')"
   check "fish: --output=VALUE" "--output=json --output=junit" \
     "$(fish_complete 'kubectl-jobset lint --output=j')"

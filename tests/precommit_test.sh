@@ -31,14 +31,7 @@ if unshare -n true 2>/dev/null; then
   echo "running pre-commit without network (unshare -n)"
 fi
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $1"
-  [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/  | /'
-}
+. "$src/tests/checks.sh"
 
 # The hooks repository: this project's hooks file, committed.
 cp "$src/.pre-commit-hooks.yaml" "$tmp/hooks/"
@@ -121,5 +114,4 @@ else
   bad "try-repo failed a good file" "$out"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

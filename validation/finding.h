@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "validation/node.h"
+#include "validation/text_edit.h"
 
 namespace jobset {
 
@@ -15,6 +16,12 @@ enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
 const char* SeverityName(Severity s);
 /// Parses "error" / "warning" / "info"; false when the text is none of them.
 bool ParseSeverity(std::string_view text, Severity* out);
+
+/// A certain repair of a finding: edits of the file's text (offsets into SourceFile::text).
+struct Fix {
+  std::string description;  ///< What the edits do, for people ("set restartPolicy: Never").
+  std::vector<TextEdit> edits;
+};
 
 /// One problem found in one object, before and after it is placed in its file.
 struct Finding {
@@ -31,6 +38,8 @@ struct Finding {
   /// findings stay in results (with their reason) but do not count or fail the run.
   std::string suppressed_by;
   std::string suppression_reason;
+  /// The repair `lint --fix` applies; no edits when there is no certain one.
+  Fix fix;
 
   // Filled in by the linter when the finding is attached to a document.
   std::string file;

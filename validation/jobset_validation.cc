@@ -13,6 +13,12 @@
 namespace jobset {
 namespace {
 
+// The webhook's rule name pattern (the length is checked on its own).
+bool RuleNamePatternMatches(std::string_view name) {
+  static const RE2 rule_name("[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?");
+  return RE2::FullMatch(re2::StringPiece(name.data(), name.size()), rule_name);
+}
+
 constexpr int64_t kMaxInt32 = 2147483647;
 constexpr char kRJobs[] = "spec.replicatedJobs";
 constexpr char kRules[] = "spec.failurePolicy.rules";
@@ -234,7 +240,6 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
     }
   }
   // 2. Per rule.
-  static const RE2 rule_name("[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?");
   std::vector<std::string> names = RJobNames(js);
   for (size_t i = 0; i < fp.rules.size(); ++i) {
     const FailurePolicyRule& r = fp.rules[i];
@@ -245,7 +250,7 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
                       ", the rule name must be at least 1 characters long and at most 128 "
                       "characters long");
     }
-    if (!RE2::FullMatch(r.name, rule_name)) {
+    if (!RuleNamePatternMatches(r.name)) {
       sink->Plain("failure-policy/rule-name", Child(base, "name"),
                   "invalid failure policy rule name '" + r.name +
                       "', a failure policy rule name must start with an alphabetic character, "
@@ -432,12 +437,17 @@ void FindingSink::Own(std::string_view rule, Severity severity, std::string_view
   if (!related.empty()) {
     Mark m = Locate(object_, related);
     f.note = "see " + std::string(related);
-    if (m.known()) f.note += " (line " + std::to_string(m.line) + ", column " + std::to_string(m.column) + ")";
+    if (m.known())
+      f.note += " (line " + std::to_string(m.line) + ", column " + std::to_string(m.column) + ")";
   }
   out_->push_back(std::move(f));
 }
 
 // --- Entry points ----------------------------------------------------------------------------
+
+bool IsValidRuleName(std::string_view name) {
+  return !name.empty() && name.size() <= 128 && RuleNamePatternMatches(name);
+}
 
 const std::vector<std::string>& JobFailureReasons() {
   static const std::vector<std::string> reasons = {"BackoffLimitExceeded", "DeadlineExceeded",

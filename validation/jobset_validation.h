@@ -49,6 +49,10 @@ void ValidateApiServerRules(const Node& object, FindingSink* sink);
 /// in upstream order. Checks that need the cluster (existing PVCs, §7 P6-P8) are not run.
 void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, FindingSink* sink);
 
+/// Whether a failure policy rule name passes the webhook: 1 to 128 bytes matching
+/// `[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`.
+bool IsValidRuleName(std::string_view name);
+
 /// The five reasons a Job can fail with, which failure policy rules may name.
 const std::vector<std::string>& JobFailureReasons();
 

@@ -8,6 +8,7 @@
 
 #include "validation/analysis.h"
 #include "validation/defaults.h"
+#include "validation/fix.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
 #include "validation/kinds.h"
@@ -23,8 +24,15 @@ bool MarkLess(const Finding& a, const Finding& b) {
   return a.mark.column < b.mark.column;
 }
 
-void LintDocumentObject(const Node& object, int document, const LintOptions& options,
-                        FileResult* result) {
+// The file being linted, for the fixes.
+struct FixSite {
+  std::string_view text;
+  const std::vector<size_t>& line_starts;
+  bool certain;  // no aliases, no UTF-16: text edits mean what they say
+};
+
+void LintDocumentObject(const Node& object, int document, const FixSite& site,
+                        const LintOptions& options, FileResult* result) {
   const KindHandler* handler = FindKindHandler(object);
   if (!handler) {
     ++result->skipped;
@@ -36,6 +44,7 @@ void LintDocumentObject(const Node& object, int document, const LintOptions& opt
   std::vector<Finding> findings = handler->lint(object, options);
   ApplyLintConfig(options.config, &findings);
   ApplyAnnotationSuppressions(object, &findings);
+  if (site.certain) AttachFixes(object, site.text, site.line_starts, &findings);
   for (Finding& f : findings) {
     f.file = result->path;
     f.document = document;
@@ -68,6 +77,8 @@ std::vector<Finding> LintObject(const Node& object, const LintOptions& options) 
 FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   FileResult result;
   result.path = file.path;
+  result.bom = file.bom;
+  std::vector<size_t> line_starts = LineStarts(file.text);
   for (Finding f : file.problems) {
     f.file = file.path;
     result.findings.push_back(std::move(f));
@@ -80,14 +91,16 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
     }
     if (!doc.parsed) continue;
     const Node& root = doc.root;
+    FixSite site{file.text, line_starts, !doc.aliases && !file.utf16};
     // A `kind: List` holds its objects in `items`.
     if (root.is_map() && root.StringOr("kind") == "List" && root.StringOr("apiVersion") == "v1") {
       if (const Node* items = root.Find("items"); items && items->is_seq()) {
-        for (const Node& item : items->items) LintDocumentObject(item, doc.index, options, &result);
+        for (const Node& item : items->items)
+          LintDocumentObject(item, doc.index, site, options, &result);
       }
       continue;
     }
-    LintDocumentObject(root, doc.index, options, &result);
+    LintDocumentObject(root, doc.index, site, options, &result);
   }
   ApplyCommentSuppressions(file.text, &result.findings);
   std::stable_sort(result.findings.begin(), result.findings.end(), MarkLess);
@@ -137,7 +150,16 @@ std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const L
         results[i].error = error;
         continue;
       }
-      results[i] = LintSource(source, per_file[i]);
+      if (!options.fix) {
+        results[i] = LintSource(source, per_file[i]);
+        continue;
+      }
+      FixOutcome fixed = FixSource(source, per_file[i]);
+      results[i] = std::move(fixed.result);
+      results[i].text = std::move(source.text);
+      results[i].fixed_text = std::move(fixed.text);
+      results[i].fixed = fixed.fixed;
+      results[i].fix_error = std::move(fixed.error);
     }
   };
   int n = std::max(1, std::min<int>(threads, static_cast<int>(files.size())));

@@ -26,6 +26,8 @@ struct LintOptions {
   bool find_config = false;
   /// `gates` came from --feature-gates: they win over a config file's.
   bool gates_from_flag = false;
+  /// LintFiles applies the certain fixes (in memory) and reports the findings that remain.
+  bool fix = false;
 };
 
 /// The verdict on one file.
@@ -36,6 +38,12 @@ struct FileResult {
   std::vector<Finding> findings;  ///< In document order, then by position.
   bool read_error = false;        ///< The file could not be read at all (exit status 2).
   std::string error;
+  std::string bom;  ///< The byte order mark in front of the text (fix offsets do not count it).
+  // With LintOptions::fix (`findings` are then those left after fixing):
+  std::string text;        ///< The text as read (without the byte order mark).
+  std::string fixed_text;  ///< The text with the fixes applied (equal to `text` without any).
+  int fixed = 0;           ///< Fixes applied.
+  std::string fix_error;   ///< Why fixing stopped early (a fix that would break the file).
 };
 
 /// Checks one object as kube-apiserver would on CREATE (defaults, schema, CEL, the upstream

@@ -210,6 +210,8 @@ class TreeBuilder : public YAML::EventHandler {
   int first_pos() const { return first_pos_; }
   Node TakeRoot() { return std::move(root_); }
   size_t nodes() const { return nodes_; }
+  /// Whether the document used an alias or a merge key.
+  bool aliases() const { return aliases_; }
 
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
@@ -226,6 +228,7 @@ class TreeBuilder : public YAML::EventHandler {
       throw LimitExceeded{"yaml/syntax", ToMark(mark), "alias refers to an unknown anchor"};
     }
     nodes_ += it->second.size;
+    aliases_ = true;
     CheckBudget(mark);
     Node copy = it->second.node;
     Add(std::move(copy), 0);
@@ -364,6 +367,7 @@ class TreeBuilder : public YAML::EventHandler {
     }
     top.have_key = false;
     if (top.key_is_merge) {
+      aliases_ = true;
       merges_.push_back({stack_.size() - 1, std::move(n)});
       return;
     }
@@ -419,6 +423,7 @@ class TreeBuilder : public YAML::EventHandler {
   bool has_root_ = false;
   size_t nodes_ = 0;
   int first_pos_ = -1;
+  bool aliases_ = false;
   std::vector<Finding> warnings_;
 };
 
@@ -602,6 +607,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
     d.root = std::move(root);
     d.parsed = true;
     d.problems = builder.TakeWarnings();
+    d.aliases = builder.aliases();
   }
 }
 
@@ -667,6 +673,7 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
       return file;
     }
     text = std::move(converted);
+    file.utf16 = true;
   }
   if (const void* nul = memchr(text.data(), '\0', text.size())) {
     size_t at = static_cast<const char*>(nul) - text.data();
@@ -675,7 +682,10 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
                                        "is not a YAML or JSON manifest; not read"));
     return file;
   }
-  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // a UTF-8 byte order mark
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) {  // a UTF-8 byte order mark
+    file.bom = text.substr(0, 3);
+    text.erase(0, 3);
+  }
   file.text = std::move(text);
   for (const Chunk& c : SplitDocuments(file.text))
     ParseChunk(file.text, c, limits, &file.documents);

@@ -24,6 +24,9 @@ struct Document {
   Node root;                      ///< Null when the document could not be parsed.
   bool parsed = false;            ///< False after a syntax or limit error (see `problems`).
   std::vector<Finding> problems;  ///< Syntax errors and limit violations, as error findings.
+  /// The document uses aliases or merge keys: a value can then sit at several places of the
+  /// tree while written once, so a fix there is not certain.
+  bool aliases = false;
 };
 
 /// A loaded file: its text (kept for comments and fixes) and its documents.
@@ -32,6 +35,8 @@ struct SourceFile {
   std::string text;
   std::vector<Document> documents;
   std::vector<Finding> problems;  ///< Problems of the file as a whole (too large, binary).
+  std::string bom;                ///< The UTF-8 byte order mark removed from `text`, if any.
+  bool utf16 = false;             ///< `text` was converted from UTF-16 (fixes are not offered).
 };
 
 /// Parses `text` (YAML or JSON) into documents. Never throws; problems become findings.
