@@ -1,5 +1,8 @@
 #include "cmd/other_kinds.h"
 
+#include "cmd/framework_commands.h"
+#include "validation/framework_types.h"
+
 namespace jobset {
 
 const std::vector<KindCommands>& OtherKindCommands() {
@@ -7,6 +10,7 @@ const std::vector<KindCommands>& OtherKindCommands() {
   static const std::vector<KindCommands> kinds = {
       // Volcano Job (cmd/volcano_commands.h).
       // FrameworkController Framework (cmd/framework_commands.h).
+      {kFrameworkApiVersion, kFrameworkKind, &ExplainFramework, &SimulateFramework},
   };
   return kinds;
 }

@@ -253,6 +253,7 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
         done.trigger_index = c.index;
       }
       CompleteAttempt(fw, out, done);
+      step.events.back().completed_attempt = static_cast<int>(step.attempts.size());
       step.attempts.push_back(out->final_attempt);
     }
     step.state = out->state;

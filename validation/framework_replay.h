@@ -65,8 +65,9 @@ struct TaskCompletionEvent {
   int64_t task_attempt_id = 0;  ///< The task attempt that completed.
   bool ignored = false;         ///< Could not happen (see ignored_why); nothing changed.
   std::string ignored_why;
-  RetryDecision decision;  ///< The task retry decision.
-  RetryCounters counters;  ///< The task's counters after it.
+  RetryDecision decision;      ///< The task retry decision.
+  RetryCounters counters;      ///< The task's counters after it.
+  int completed_attempt = -1;  ///< Index in the step's `attempts` of the attempt it completed.
 };
 
 /// A FrameworkAttempt completing, and the framework retry decision on it.
