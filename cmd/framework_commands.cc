@@ -336,8 +336,10 @@ void ReplayText(const Framework& fw, const FrameworkReplayResult& r, std::ostrea
   } else if (r.state == "AttemptRunning") {
     out << " (FrameworkAttempt " << r.counters.total << ")";
   }
+  const int64_t max = fw.retry.max_retry_count;
   out << "\nframework retries " << r.counters.total << ", counted " << r.counters.accountable
-      << " of " << fw.retry.max_retry_count << " (maxRetryCount)\n";
+      << " of " << (max < 0 ? std::string("unlimited") : std::to_string(max)) << " (maxRetryCount "
+      << max << ")\n";
 }
 
 bool ReadScenario(const std::string& path, std::vector<FrameworkStepSpec>* steps,

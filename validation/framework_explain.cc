@@ -49,6 +49,7 @@ bool TaskCompletes(const FrameworkRetryPolicy& p, FailureClass c) {
 
 AllTasksOutcome AllTasks(const Framework& fw, FailureClass c) {
   AllTasksOutcome o;
+  o.no_tasks = TotalTaskNumber(fw) == 0;
   std::vector<std::vector<SimTask>> tasks;
   for (const FrameworkTaskRole& r : fw.task_roles)
     tasks.emplace_back(static_cast<size_t>(r.task_number > 0 ? r.task_number : 0));
@@ -99,6 +100,8 @@ std::string CompletionManualType(const Framework& fw, const std::vector<RoleComp
 }
 
 std::string OutcomeWords(const AllTasksOutcome& o, int64_t max) {
+  if (o.no_tasks)
+    return "nothing happens: there is no task, and the FrameworkAttempt never completes";
   if (!o.completes) return "the FrameworkAttempt never completes (tasks are retried forever)";
   std::string s = o.verdict.status.type.succeeded
                       ? std::string("the FrameworkAttempt completes as Succeeded")
@@ -158,10 +161,12 @@ FrameworkExplanation ExplainFrameworkSpec(const Framework& fw) {
   if (fw.execution_type == "Stop")
     e.summary.push_back(
         "executionType Stop: the Framework completes at once with -210 StopFrameworkRequested");
-  e.summary.push_back("if every task fails (exit code 1, Unknown): " +
-                      OutcomeWords(e.all_fail, fw.retry.max_retry_count));
-  e.summary.push_back("if every task succeeds: " +
-                      OutcomeWords(e.all_succeed, fw.retry.max_retry_count));
+  if (fw.execution_type != "Stop") {
+    e.summary.push_back("if every task fails (exit code 1, Unknown): " +
+                        OutcomeWords(e.all_fail, fw.retry.max_retry_count));
+    e.summary.push_back("if every task succeeds: " +
+                        OutcomeWords(e.all_succeed, fw.retry.max_retry_count));
+  }
   bool omitted = false;
   for (const RoleCompletion& rc : e.roles) omitted = omitted || rc.failed_off == "omitted";
   if (omitted) {

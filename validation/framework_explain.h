@@ -47,6 +47,7 @@ struct RoleCompletion {
 /// How the first FrameworkAttempt ends when the last attempt of every task ends one way.
 struct AllTasksOutcome {
   bool completes = false;  ///< False: some tasks are retried forever, or there are none.
+  bool no_tasks = false;   ///< The sum of taskNumber is 0.
   AttemptVerdict verdict;
   RetryDecision framework;  ///< The framework retry decision on it.
 };
