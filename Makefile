@@ -43,6 +43,16 @@ demo: build
 	@echo '$$ kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml --scenario examples/failure-policies/3-scenario.yaml'
 	@$(BUILD)/kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml \
 	  --scenario examples/failure-policies/3-scenario.yaml
+	@for f in examples/framework/tensorflow.yaml examples/framework/mapreduce.yaml \
+	    examples/framework/arbitrator.yaml; do \
+	  echo "$$ kubectl-jobset explain $$f"; $(BUILD)/kubectl-jobset explain $$f; done
+	@echo '$$ kubectl-jobset simulate examples/framework/tensorflow.yaml --scenario examples/framework/scenario.yaml'
+	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml \
+	  --scenario examples/framework/scenario.yaml
+	@echo
+	@echo "$$ kubectl-jobset simulate examples/broken/framework-traps.yaml --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137"
+	@$(BUILD)/kubectl-jobset simulate examples/broken/framework-traps.yaml \
+	  --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -69,6 +69,10 @@ Examples:
 
   # For scripts (one decision per replicated job and reason)
   kubectl jobset explain -o json jobs/train.yaml
+
+  # A FrameworkController Framework: its retry and completion policies in terms of the
+  # FrameworkType tables of the FrameworkController manual
+  kubectl jobset explain examples/framework/tensorflow.yaml
 )";
 
 const char kSimulateExamples[] = R"(
@@ -90,6 +94,22 @@ Examples:
   # Two policies side by side, with a chart
   kubectl jobset simulate --monte-carlo --node-mttf 17520h --run-time 72h --nodes 15000 \
     --plot cost.svg policy-a.yaml policy-b.yaml
+
+FrameworkController Frameworks (frameworkcontroller.microsoft.com/v1): --fail takes
+TASKROLE/INDEX:CODE[+ATTRIBUTES], one task attempt completing per step (comma-separate several).
+CODE is a completion code or its phrase: 0 or Succeeded (the task succeeded), an exit code (137),
+a code of the controller or its default podFailureSpec (-1000 or PodEvicted, -1200, 210 ...).
++Transient, +Permanent, +Conflict or +Unknown give the type of a code of your own podFailureSpec.
+--scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. --monte-carlo is not
+supported for a Framework.
+
+  # Every worker fails, then the evaluator is killed: all failed, yet the Framework Succeeded
+  kubectl jobset simulate examples/broken/framework-traps.yaml \
+    --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
+
+  # An eviction, a crash and an OOM kill through a TensorFlow Framework
+  kubectl jobset simulate examples/framework/tensorflow.yaml \
+    --scenario examples/framework/scenario.yaml
 )";
 
 }  // namespace
@@ -145,10 +165,11 @@ int main(int argc, char** argv) {
       "simulate", "Replay child-job failures through the JobSet controller's failure policy.");
   sim_cmd->add_option("PATH", sim.paths, "Manifest files (several only with --monte-carlo)");
   sim_cmd->add_option("--fail", sim.fail,
-                      "RJOB/INDEX:REASON[:MESSAGE], one step each; comma-separate failures of "
-                      "one step");
+                      "RJOB/INDEX:REASON[:MESSAGE] (a Framework: TASKROLE/INDEX:CODE), one step "
+                      "each; comma-separate failures of one step");
   sim_cmd->add_option("--scenario", sim.scenario,
-                      "YAML file: steps: [{fail: [{job, reason, message}]}]");
+                      "YAML file: steps: [{fail: [{job, reason, message}]}] (a Framework: "
+                      "steps: [{complete: [{task, code}]}])");
   sim_cmd->add_option("-o,--output", sim.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
