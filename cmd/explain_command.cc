@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cmd/grid.h"
 #include "cmd/jobset_objects.h"
 #include "cmd/other_kinds.h"
 #include "validation/analysis.h"
@@ -200,32 +201,9 @@ void RenderTable(const PreparedPolicy& policy, const JobSet& js, const std::vect
     for (const Cell& c : row.cells) line.push_back(CellWords(policy, js, c));
     table.push_back(std::move(line));
   }
-  if (markdown) {
-    for (size_t i = 0; i < table.size(); ++i) {
-      out << "|";
-      for (const std::string& cell : table[i])
-        out << " " << (i ? cell : "**" + cell + "**") << " |";
-      out << "\n";
-      if (i == 0) {
-        out << "|";
-        for (size_t k = 0; k < table[0].size(); ++k) out << "---|";
-        out << "\n";
-      }
-    }
-    return;
-  }
-  // Text: a grid, then why the reasons marked "-" cannot occur.
-  std::vector<size_t> width(table[0].size(), 0);
-  for (const auto& line : table)
-    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
-  for (const auto& line : table) {
-    out << " ";
-    for (size_t k = 0; k < line.size(); ++k) {
-      out << " " << line[k];
-      if (k + 1 < line.size()) out << std::string(width[k] - line[k].size() + 2, ' ');
-    }
-    out << "\n";
-  }
+  RenderGrid(table, markdown, out);
+  if (markdown) return;
+  // Text: then why the reasons marked "-" cannot occur.
   // "-" cells, grouped by reason and cause: "DeadlineExceeded (driver, workers): ...".
   std::vector<std::pair<std::string, std::string>> notes;  // (reason + cause, rjobs)
   for (const Row& row : rows) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cmd/grid.h"
 #include "validation/framework_explain.h"
 #include "validation/framework_lint.h"
 #include "validation/framework_replay.h"
@@ -46,36 +47,6 @@ std::string FailsWords(const RoleCompletion& rc) {
 std::string SucceedsWords(const RoleCompletion& rc) {
   if (rc.succeeds_at) return "at " + std::to_string(*rc.succeeds_at) + " succeeded";
   return "never (" + rc.succeeded_off + ")";
-}
-
-// A text grid (two spaces between columns) or a markdown table, first row the header.
-void RenderGrid(const std::vector<std::vector<std::string>>& table, bool markdown,
-                std::ostream& out) {
-  if (markdown) {
-    for (size_t i = 0; i < table.size(); ++i) {
-      out << "|";
-      for (const std::string& cell : table[i])
-        out << " " << (i ? cell : "**" + cell + "**") << " |";
-      out << "\n";
-      if (i == 0) {
-        out << "|";
-        for (size_t k = 0; k < table[0].size(); ++k) out << "---|";
-        out << "\n";
-      }
-    }
-    return;
-  }
-  std::vector<size_t> width(table[0].size(), 0);
-  for (const auto& line : table)
-    for (size_t k = 0; k < line.size(); ++k) width[k] = std::max(width[k], line[k].size());
-  for (const auto& line : table) {
-    out << " ";
-    for (size_t k = 0; k < line.size(); ++k) {
-      out << " " << line[k];
-      if (k + 1 < line.size()) out << std::string(width[k] - line[k].size() + 2, ' ');
-    }
-    out << "\n";
-  }
 }
 
 json DecisionJson(const ClassDecision& d) {
