@@ -276,3 +276,75 @@ TEST_CASE("framework replay: several completions in one step, in order") {
 }
 
 }  // namespace jobset
+
+namespace jobset {
+namespace {
+
+// What the policy under test decided at each step: "free", "counted", "done" (no retry), or
+// "-" (the completion was ignored: the Framework had completed). `framework`: the framework
+// policy is under test (each completion fails the attempt); else the task policy.
+std::vector<std::string> Decisions(const FrameworkReplayResult& r, bool framework) {
+  std::vector<std::string> out;
+  for (const FrameworkReplayStep& s : r.steps) {
+    const TaskCompletionEvent& e = s.events[0];
+    const RetryDecision* d = &e.decision;
+    if (framework && !s.attempts.empty()) d = &s.attempts[0].decision;
+    if (e.ignored)
+      out.push_back("-");
+    else if (framework && s.attempts.empty())
+      out.push_back("running");
+    else
+      out.push_back(!d->should_retry ? "done" : d->accountable ? "counted" : "free");
+  }
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+}  // namespace
+
+// Every row of the manual's RetryPolicy table, replayed at the task level and at the framework
+// level, with the same completions: Transient 200, Unknown 1 (three times), Permanent 210,
+// Succeeded 0.
+TEST_CASE("framework replay: the manual's RetryPolicy rows, task and framework level") {
+  const std::vector<std::string> completions = {"w/0:200", "w/0:1",   "w/0:1",
+                                                "w/0:1",   "w/0:210", "w/0:0"};
+  struct Row {
+    const char* name;
+    const char* policy;
+    Strings expected;
+  };
+  const Row rows[] = {
+      {"DEFAULT", "{fancyRetryPolicy: false, maxRetryCount: 0}", {"done", "-", "-", "-", "-", "-"}},
+      {"Service",
+       "{fancyRetryPolicy: false, maxRetryCount: -2}",
+       {"counted", "counted", "counted", "counted", "counted", "counted"}},
+      {"Blind Batch",
+       "{fancyRetryPolicy: false, maxRetryCount: -1}",
+       {"counted", "counted", "counted", "counted", "counted", "done"}},
+      {"Batch with Task Fault Tolerance",
+       "{fancyRetryPolicy: true, maxRetryCount: 2}",
+       {"free", "counted", "counted", "done", "-", "-"}},
+      {"Debug Mode",
+       "{fancyRetryPolicy: true, maxRetryCount: 0}",
+       {"free", "done", "-", "-", "-", "-"}},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    // Task level: the framework never retries (DEFAULT).
+    FrameworkReplayResult task = Run(Make({"w 1 1 -1"}, "{}", row.policy), completions);
+    CHECK(Decisions(task, false) == row.expected);
+    // Framework level: tasks never retry, so every completion ends the attempt.
+    FrameworkReplayResult fw = Run(Make({"w 1 1 -1"}, row.policy, "{}"), completions);
+    CHECK(Decisions(fw, true) == row.expected);
+  }
+  // Batch without Task Fault Tolerance: the task never retries, the framework does.
+  FrameworkReplayResult without =
+      Run(Make({"w 1 1 -1"}, "{fancyRetryPolicy: true, maxRetryCount: 2}", "{}"), completions);
+  CHECK(Decisions(without, true) == Strings{"free", "counted", "counted", "done", "-", "-"});
+  CHECK(without.steps[0].events[0].decision.reason ==
+        "AccountableRetriedCount 0 has reached MaxRetryCount 0");
+  CHECK(without.final_attempt.status.code == 1);
+}
+
+}  // namespace jobset
