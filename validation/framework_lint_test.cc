@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "validation/framework_types.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
 
@@ -237,6 +238,46 @@ TEST_CASE("framework lint: the kind table dispatches Frameworks, mixed with JobS
   CHECK(r.findings[0].api_version == "frameworkcontroller.microsoft.com/v1");
   CHECK(r.findings[0].name == "tf-b");
   CHECK(r.findings[0].document == 1);
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("framework lint: malformed documents give type errors, never a crash") {
+  const std::string head =
+      "apiVersion: frameworkcontroller.microsoft.com/v1\nkind: Framework\nmetadata: {name: x}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"spec: []\n", "spec"},
+      {"spec: {taskRoles: [3, null]}\n", "spec.taskRoles[0]"},
+      {"spec: {retryPolicy: yes}\n", "spec.retryPolicy"},
+      {"spec: {taskRoles: [{name: 7, taskNumber: '2'}]}\n", "spec.taskRoles[0].name"},
+      {"spec: {taskRoles: [{name: a, taskNumber: 1, task: []}]}\n", "spec.taskRoles[0].task"},
+      {"spec: {taskRoles: [{name: a, taskNumber: 1, frameworkAttemptCompletionPolicy: 1}]}\n",
+       "spec.taskRoles[0].frameworkAttemptCompletionPolicy"},
+      {"spec: {taskRoles: [{name: a, taskNumber: 1, task: {pod: x}}]}\n",
+       "spec.taskRoles[0].task.pod"},
+      {"spec: {description: [1]}\n", "spec.description"},
+  };
+  for (const auto& [spec, field] : cases) {
+    CAPTURE(spec);
+    SourceFile f = ParseSource("fw.yaml", head + spec);
+    REQUIRE(f.documents[0].parsed);
+    std::vector<Finding> fs = LintFramework(f.documents[0].root, LintOptions{});
+    bool found = false;
+    for (const Finding& x : fs) found = found || (x.rule == "framework/type" && x.field == field);
+    CHECK(found);
+    Framework fw = DecodeFramework(f.documents[0].root);  // lenient: zero values
+    CHECK(fw.name == "x");
+  }
+  // metadata that is not a map, and no spec at all.
+  SourceFile bare = ParseSource("fw.yaml",
+                                "apiVersion: frameworkcontroller.microsoft.com/v1\n"
+                                "kind: Framework\nmetadata: 5\n");
+  std::vector<Finding> fs = LintFramework(bare.documents[0].root, LintOptions{});
+  REQUIRE(fs.size() >= 2);
+  CHECK(fs[0].field == "metadata");
+  CHECK(fs[1].rule == "framework/name");
 }
 
 }  // namespace jobset
