@@ -100,6 +100,8 @@ TASKROLE/INDEX:CODE[+ATTRIBUTES], one task attempt completing per step (comma-se
 CODE is a completion code or its phrase: 0 or Succeeded (the task succeeded), an exit code (137),
 a code of the controller or its default podFailureSpec (-1000 or PodEvicted, -1200, 210 ...).
 +Transient, +Permanent, +Conflict or +Unknown give the type of a code of your own podFailureSpec.
+CODE may describe the failed pod instead, classified as the controller does: exit=137/OOMKilled
+(a container's exit code and reason: -1200 here), pod=Evicted (the pod's reason: -1000).
 --scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. --monte-carlo is not
 supported for a Framework.
 

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "validation/framework_pod_failure.h"
+
 namespace jobset {
 namespace {
 
@@ -123,6 +125,13 @@ const std::vector<CompletionStatus>& KnownCompletionCodes() {
 bool ParseTaskCompletion(std::string_view text, CompletionStatus* out, std::string* error) {
   size_t plus = text.find('+');
   std::string_view head = text.substr(0, plus);
+  if (head.rfind("exit=", 0) == 0 || head.rfind("pod=", 0) == 0) {
+    PodFailure pod;
+    if (!ParsePodFailure(head, &pod, error)) return false;
+    *out = ClassifyPodFailure(pod);
+    return plus == std::string_view::npos ||
+           ParseAttributes(text.substr(plus + 1), &out->type, error);
+  }
   const CompletionStatus* known = nullptr;
   int64_t code = 0;
   bool numeric = ParseInt(head, &code);

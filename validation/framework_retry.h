@@ -47,7 +47,8 @@ const std::vector<CompletionStatus>& KnownCompletionCodes();
 /// known type (`-1500+Transient`, `3+Permanent`, `7+Transient+Conflict`, `9+Unknown`). A code
 /// that is not known is `ContainerUnrecognizedFailed` (Unknown) when it is a positive exit code;
 /// other unknown codes need attributes. Codes only the controller gives (-120, -210, -220, -230)
-/// are refused with the reason.
+/// are refused with the reason. `exit=CODE[/REASON]` and `pod=REASON` describe the failed pod
+/// instead, classified as the controller does (ClassifyPodFailure).
 bool ParseTaskCompletion(std::string_view text, CompletionStatus* out, std::string* error);
 
 /// The two retry counters of a task or framework.
