@@ -53,6 +53,10 @@ demo: build
 	@echo "$$ kubectl-jobset simulate examples/broken/framework-traps.yaml --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137"
 	@$(BUILD)/kubectl-jobset simulate examples/broken/framework-traps.yaml \
 	  --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
+	@echo
+	@echo '$$ kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo --node-mttf 720h --run-time 72h'
+	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
+	  --node-mttf 720h --run-time 72h
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

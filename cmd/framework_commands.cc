@@ -1,14 +1,17 @@
 #include "cmd/framework_commands.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 
 #include "cmd/grid.h"
 #include "validation/framework_explain.h"
 #include "validation/framework_lint.h"
+#include "validation/framework_monte_carlo.h"
 #include "validation/framework_replay.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
+#include "validation/monte_carlo.h"
 
 namespace jobset {
 namespace {
@@ -331,6 +334,92 @@ bool ReadScenario(const std::string& path, std::vector<FrameworkStepSpec>* steps
   return true;
 }
 
+bool Seconds(const char* flag, const std::string& text, double* out, std::string* error) {
+  if (ParseGoDuration(text, out, error)) return true;
+  *error = std::string("--") + flag + ": " + *error;
+  return false;
+}
+
+int MonteCarloFramework(const Node& object, const std::string& file, const SimulateFlags& flags,
+                        std::ostream& out, std::ostream& err) {
+  if (!flags.plot.empty()) {
+    err << "error: --plot is not supported for a Framework\n";
+    return 2;
+  }
+  if (flags.node_mttf.empty() || flags.run_time.empty()) {
+    err << "error: --monte-carlo needs --node-mttf and --run-time\n";
+    return 2;
+  }
+  FrameworkFailureModel m;
+  std::string error;
+  if (!Seconds("node-mttf", flags.node_mttf, &m.node_mttf_s, &error) ||
+      !Seconds("run-time", flags.run_time, &m.run_time_s, &error) ||
+      !Seconds("restart-time", flags.restart_time, &m.restart_time_s, &error) ||
+      !Seconds("job-restart-time", flags.job_restart_time, &m.task_restart_time_s, &error) ||
+      !Seconds("checkpoint-interval", flags.checkpoint_interval, &m.checkpoint_interval_s,
+               &error)) {
+    err << "error: " << error << "\n";
+    return 2;
+  }
+  m.faults = DefaultFrameworkFaultMix();
+  if (!flags.fault_mix.empty() && !ParseFrameworkFaultMix(flags.fault_mix, &m.faults, &error)) {
+    err << "error: --fault-mix " << error << "\n";
+    return 2;
+  }
+  m.runs = flags.runs;
+  m.seed = flags.seed;
+  m.nodes = flags.nodes;
+  Framework fw = DecodeFramework(object);
+  NoteLintErrors(object, file, fw, err);
+  FrameworkMonteCarloResult r = RunFrameworkMonteCarlo(fw, m);
+  if (!r.error.empty()) {
+    err << "error: " << r.error << "\n";
+    return 2;
+  }
+  if (flags.output == "json") {
+    json mc = {{"runs", r.runs},
+               {"nodes", r.nodes},
+               {"pComplete", r.p_complete},
+               {"pFail", r.p_fail},
+               {"pStuck", r.p_stuck},
+               {"pUnbounded", r.p_unbounded},
+               {"pFalseSuccess", r.p_false_success},
+               {"meanRestarts", r.mean_restarts},
+               {"meanCountedRestarts", r.mean_counted_restarts},
+               {"meanTaskRestarts", r.mean_task_restarts},
+               {"meanFailures", r.mean_failures},
+               {"meanWastedNodeHours", r.mean_wasted_node_hours},
+               {"timeToFinish",
+                {{"p50", r.p50}, {"p90", r.p90}, {"p99", r.p99}, {"mean", r.mean_time_to_finish}}}};
+    out << json{{"monteCarlo", mc}}.dump(2) << "\n";
+    return 0;
+  }
+  auto pct = [](double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100 * p);
+    return std::string(buf);
+  };
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return std::string(buf);
+  };
+  auto hours = [&](double s) { return num(s / 3600) + "h"; };
+  out << "Framework " << fw.name << ": " << r.runs << " runs, " << r.nodes << " nodes\n"
+      << "  completed " << pct(r.p_complete) << ", failed " << pct(r.p_fail)
+      << ", stuck with a failed task " << pct(r.p_stuck) << ", Succeeded before the work was done "
+      << pct(r.p_false_success) << ", never ending " << pct(r.p_unbounded) << "\n"
+      << "  per run: " << num(r.mean_failures) << " node failures, " << num(r.mean_task_restarts)
+      << " task retries, " << num(r.mean_restarts) << " framework retries ("
+      << num(r.mean_counted_restarts) << " counted)\n"
+      << "  wasted node-hours per finished run: " << num(r.mean_wasted_node_hours) << "\n";
+  if (r.p_complete > 0) {
+    out << "  time to finish: p50 " << hours(r.p50) << ", p90 " << hours(r.p90) << ", p99 "
+        << hours(r.p99) << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int ExplainFramework(const Node& object, const std::string& file, const ExplainFlags& flags,
@@ -348,11 +437,7 @@ int ExplainFramework(const Node& object, const std::string& file, const ExplainF
 
 int SimulateFramework(const Node& object, const std::string& file, const SimulateFlags& flags,
                       std::ostream& out, std::ostream& err) {
-  if (flags.monte_carlo) {
-    err << "error: --monte-carlo is not supported for a Framework (" << file
-        << "); replay task completions with --fail or --scenario\n";
-    return 2;
-  }
+  if (flags.monte_carlo) return MonteCarloFramework(object, file, flags, out, err);
   std::vector<FrameworkStepSpec> steps;
   std::string error;
   for (const std::string& f : flags.fail) {

@@ -102,8 +102,9 @@ a code of the controller or its default podFailureSpec (-1000 or PodEvicted, -12
 +Transient, +Permanent, +Conflict or +Unknown give the type of a code of your own podFailureSpec.
 CODE may describe the failed pod instead, classified as the controller does: exit=137/OOMKilled
 (a container's exit code and reason: -1200 here), pod=Evicted (the pod's reason: -1000).
---scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. --monte-carlo is not
-supported for a Framework.
+--scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. With --monte-carlo,
+--fault-mix is CODE=WEIGHT[@TASKROLE],... (default PodEvicted=0.9,1=0.1), --restart-time
+recreates a FrameworkAttempt and --job-restart-time one task.
 
   # Every worker fails, then the evaluator is killed: all failed, yet the Framework Succeeded
   kubectl jobset simulate examples/broken/framework-traps.yaml \
@@ -112,6 +113,10 @@ supported for a Framework.
   # An eviction, a crash and an OOM kill through a TensorFlow Framework
   kubectl jobset simulate examples/framework/tensorflow.yaml \
     --scenario examples/framework/scenario.yaml
+
+  # A month of node failures: how often the Framework completes, fails or hangs
+  kubectl jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
+    --node-mttf 720h --run-time 72h --fault-mix PodEvicted=0.8,exit=137/OOMKilled=0.1,1=0.1
 )";
 
 }  // namespace
