@@ -62,6 +62,21 @@ demo: build
 	@echo '$$ kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted'
 	@$(BUILD)/kubectl-jobset simulate examples/volcano/3-task-overrides-job.yaml \
 	  --fail worker/1:PodFailed:1 --fail ps/0:PodPending --fail worker:TaskCompleted
+	@echo
+	@for f in examples/framework/tensorflow.yaml examples/framework/mapreduce.yaml \
+	    examples/framework/arbitrator.yaml; do \
+	  echo "$$ kubectl-jobset explain $$f"; $(BUILD)/kubectl-jobset explain $$f; done
+	@echo '$$ kubectl-jobset simulate examples/framework/tensorflow.yaml --scenario examples/framework/scenario.yaml'
+	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml \
+	  --scenario examples/framework/scenario.yaml
+	@echo
+	@echo "$$ kubectl-jobset simulate examples/broken/framework-traps.yaml --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137"
+	@$(BUILD)/kubectl-jobset simulate examples/broken/framework-traps.yaml \
+	  --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
+	@echo
+	@echo '$$ kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo --node-mttf 720h --run-time 72h'
+	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
+	  --node-mttf 720h --run-time 72h
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -86,6 +86,10 @@ Examples:
 
   # A Volcano Job: for each task and event, which lifecycle policy fires and what the job does
   kubectl jobset explain examples/volcano/3-task-overrides-job.yaml
+
+  # A FrameworkController Framework: its retry and completion policies in terms of the
+  # FrameworkType tables of the FrameworkController manual
+  kubectl jobset explain examples/framework/tensorflow.yaml
 )";
 
 const char kSimulateExamples[] = R"(
@@ -127,6 +131,29 @@ Volcano Job (batch.volcano.sh/v1alpha1): --fail and --scenario take events inste
   # A node drain kills two MPI workers at once, then the launcher exits with a usage error
   kubectl jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
     --fail mpiworker/0:PodFailed:143,mpiworker/1:PodFailed:143 --fail mpimaster/0:PodFailed:2
+
+FrameworkController Frameworks (frameworkcontroller.microsoft.com/v1): --fail takes
+TASKROLE/INDEX:CODE[+ATTRIBUTES], one task attempt completing per step (comma-separate several).
+CODE is a completion code or its phrase: 0 or Succeeded (the task succeeded), an exit code (137),
+a code of the controller or its default podFailureSpec (-1000 or PodEvicted, -1200, 210 ...).
++Transient, +Permanent, +Conflict or +Unknown give the type of a code of your own podFailureSpec.
+CODE may describe the failed pod instead, classified as the controller does: exit=137/OOMKilled
+(a container's exit code and reason: -1200 here), pod=Evicted (the pod's reason: -1000).
+--scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. With --monte-carlo,
+--fault-mix is CODE=WEIGHT[@TASKROLE],... (default PodEvicted=0.9,1=0.1), --restart-time
+recreates a FrameworkAttempt and --job-restart-time one task.
+
+  # Every worker fails, then the evaluator is killed: all failed, yet the Framework Succeeded
+  kubectl jobset simulate examples/broken/framework-traps.yaml \
+    --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
+
+  # An eviction, a crash and an OOM kill through a TensorFlow Framework
+  kubectl jobset simulate examples/framework/tensorflow.yaml \
+    --scenario examples/framework/scenario.yaml
+
+  # A month of node failures: how often the Framework completes, fails or hangs
+  kubectl jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
+    --node-mttf 720h --run-time 72h --fault-mix PodEvicted=0.8,exit=137/OOMKilled=0.1,1=0.1
 )";
 
 const char kNetcheckExamples[] = R"(
@@ -211,11 +238,13 @@ int main(int argc, char** argv) {
       "simulate", "Replay child-job failures through the JobSet controller's failure policy.");
   sim_cmd->add_option("PATH", sim.paths, "Manifest files (several only with --monte-carlo)");
   sim_cmd->add_option("--fail", sim.fail,
-                      "RJOB/INDEX:REASON[:MESSAGE] (a Volcano Job: TASK/INDEX:EVENT[:EXITCODE], "
-                      "see below), one step each; comma-separate failures of one step");
-  sim_cmd->add_option("--scenario", sim.scenario,
-                      "YAML file: steps: [{fail: [{job, reason, message}]}] (a Volcano Job: "
-                      "steps: [{events: [...]}])");
+                      "RJOB/INDEX:REASON[:MESSAGE] (a Volcano Job: TASK/INDEX:EVENT[:EXITCODE]; "
+                      "a Framework: TASKROLE/INDEX:CODE; see below), one step each; "
+                      "comma-separate failures of one step");
+  sim_cmd->add_option(
+      "--scenario", sim.scenario,
+      "YAML file: steps: [{fail: [{job, reason, message}]}] (a Volcano Job: "
+      "steps: [{events: [...]}]; a Framework: steps: [{complete: [{task, code}]}])");
   sim_cmd->add_option("-o,--output", sim.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

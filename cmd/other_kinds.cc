@@ -1,6 +1,8 @@
 #include "cmd/other_kinds.h"
 
+#include "cmd/framework_commands.h"
 #include "cmd/volcano_commands.h"
+#include "validation/framework_types.h"
 
 namespace jobset {
 
@@ -10,6 +12,7 @@ const std::vector<KindCommands>& OtherKindCommands() {
       // Volcano Job (cmd/volcano_commands.h).
       {"batch.volcano.sh/v1alpha1", "Job", ExplainVolcanoJobCommand, SimulateVolcanoJobCommand},
       // FrameworkController Framework (cmd/framework_commands.h).
+      {kFrameworkApiVersion, kFrameworkKind, &ExplainFramework, &SimulateFramework},
   };
   return kinds;
 }

@@ -1,5 +1,7 @@
 #include "validation/kinds.h"
 
+#include "validation/framework_lint.h"
+#include "validation/framework_types.h"
 #include "validation/jobset_types.h"
 #include "validation/lint.h"
 
@@ -11,6 +13,7 @@ const std::vector<KindHandler>& SupportedKinds() {
       {kJobSetApiVersion, kJobSetKind, &LintObject},
       // Volcano Job (validation/volcano_lint.h).
       // FrameworkController Framework (validation/framework_lint.h).
+      {kFrameworkApiVersion, kFrameworkKind, &LintFramework},
   };
   return kinds;
 }

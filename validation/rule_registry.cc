@@ -139,6 +139,37 @@ const std::vector<RuleInfo>& AllRules() {
       // Volcano batch.volcano.sh/v1alpha1 Job (validation/volcano_*.cc): ids volcano/*.
       // FrameworkController frameworkcontroller.microsoft.com/v1 Framework
       // (validation/framework_*.cc): ids framework/*.
+      {"framework/name", S::kError, R::kSchema,
+       "metadata.name is missing or does not match ^[a-z0-9]{1,63}$ (no '-')."},
+      {"framework/task-role-name", S::kError, R::kSchema,
+       "A task role name does not match ^[a-z0-9]{1,63}$ (no '-')."},
+      {"framework/execution-type", S::kError, R::kSchema,
+       "spec.executionType is not Create, Start or Stop."},
+      {"framework/type", S::kError, R::kSchema, "A Framework field has the wrong JSON type."},
+      {"framework/minimum", S::kError, R::kSchema,
+       "maxRetryCount < -2, a completion count < -1, or taskNumber outside [0, 10000]."},
+      {"framework/unknown-field", S::kWarning, R::kAnalysis,
+       "A field the Framework CRD does not know: pruned silently, its zero value applies."},
+      {"framework/min-failed-omitted", S::kWarning, R::kAnalysis,
+       "minFailedTaskCount omitted or 0: failed tasks of the role never fail the attempt."},
+      {"framework/failures-succeed", S::kWarning, R::kAnalysis,
+       "No role's minFailedTaskCount can trigger: a Framework whose tasks all fail Succeeds."},
+      {"framework/completion-count-unreachable", S::kWarning, R::kAnalysis,
+       "A completion count is larger than the role's taskNumber and can never trigger."},
+      {"framework/rerun-succeeded", S::kWarning, R::kAnalysis,
+       "maxRetryCount -2 reruns succeeded work forever."},
+      {"framework/unbounded-transient-retries", S::kWarning, R::kAnalysis,
+       "fancyRetryPolicy retries Transient failures without counting them: possibly forever."},
+      {"framework/duplicate-task-role", S::kWarning, R::kAnalysis,
+       "Two task roles have the same name and create the same pods."},
+      {"framework/no-tasks", S::kWarning, R::kAnalysis,
+       "No task at all: the FrameworkAttempt never completes by its completion policy."},
+      {"framework/execution-stop", S::kWarning, R::kAnalysis,
+       "executionType Stop on creation: completed at once with -210, no pod runs."},
+      {"framework/negative-deletion-timeout", S::kWarning, R::kAnalysis,
+       "A negative podGracefulDeletionTimeoutSec force-deletes pods at once."},
+      {"framework/execution-create", S::kInfo, R::kAnalysis,
+       "executionType Create: no pod is created until executionType is changed to Start."},
   };
   return rules;
 }
