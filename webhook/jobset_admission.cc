@@ -83,13 +83,14 @@ StatusCause CauseOf(const std::string& upstream) {
   return {"FieldValueInvalid", upstream, ""};
 }
 
-Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors) {
+Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors,
+                     std::string_view kind, std::string_view group) {
   Status s;
   s.code = 422;
   s.reason = "Invalid";
   s.name = std::string(name);
-  s.group = kGroup;
-  s.kind = "JobSet";
+  s.group = std::string(group);
+  s.kind = std::string(kind);
   std::vector<std::string> distinct;
   std::set<std::string> seen;
   for (const Finding& f : errors) {
@@ -105,7 +106,7 @@ Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors) 
     for (size_t i = 0; i < distinct.size(); ++i) aggregate += (i ? ", " : "") + distinct[i];
     aggregate += "]";
   }
-  s.message = "JobSet.jobset.x-k8s.io " + GoQuote(name) + " is invalid";
+  s.message = s.kind + "." + s.group + " " + GoQuote(name) + " is invalid";
   if (!distinct.empty()) s.message += ": " + aggregate;
   return s;
 }
@@ -144,7 +145,8 @@ std::string JsonPatchText(const std::vector<PatchOp>& ops) {
   std::string out = "[";
   for (size_t i = 0; i < ops.size(); ++i) {
     if (i) out += ",";
-    out += R"({"op":"add","path":)" + NodeToJsonText(Node::String(ops[i].path)) + R"(,"value":)" +
+    out += R"({"op":)" + NodeToJsonText(Node::String(ops[i].op)) + R"(,"path":)" +
+           NodeToJsonText(Node::String(ops[i].path)) + R"(,"value":)" +
            NodeToJsonText(ops[i].value) + "}";
   }
   return out + "]";
