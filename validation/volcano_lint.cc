@@ -192,6 +192,10 @@ std::vector<Finding> LintVolcanoJob(const Node& object, const LintOptions&) {
     if (!rejected.count(f.field)) findings.push_back(std::move(f));
   }
   AnalyzeVolcanoJob(object, defaulted, &findings);
+  // A value the defaults added has no position: point at where it would go in the file.
+  for (Finding& f : findings) {
+    if (!f.mark.known()) f.mark = Locate(object, f.field, PointAt::kKey);
+  }
   return findings;
 }
 
