@@ -354,6 +354,11 @@ const std::vector<std::string>& VolcanoPlugins() {
 void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   const Node* md = object.Find("metadata");
   std::string job = md ? std::string(md->StringOr("name")) : "";
+  // With generateName, kube-apiserver has made the name (prefix + 5 characters) before the
+  // validating webhook sees the object.
+  if (job.empty() && md && !md->StringOr("generateName").empty()) {
+    job = std::string(md->StringOr("generateName")) + "xxxxx";
+  }
   const Node* spec = object.Find("spec");
   const Node* tasks = spec ? spec->Find("tasks") : nullptr;
   // C1.

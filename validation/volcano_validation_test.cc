@@ -279,6 +279,19 @@ TEST_CASE("volcano create: C11 job name, C12 minAvailable") {
   CHECK(Find(fs, "volcano/pod-name") != nullptr);
 }
 
+TEST_CASE("volcano create: with generateName, the generated name is checked") {
+  std::string yaml = Job("", Task("w", 1));
+  yaml.replace(yaml.find("  name: demo"), 12, "  generateName: demo-");
+  ExpectClean(yaml);
+  std::string long_prefix = Job("", Task("w", 1));
+  long_prefix.replace(long_prefix.find("  name: demo"), 12,
+                      "  generateName: " + std::string(60, 'g'));
+  // 60 + 5 generated characters: more than 63.
+  Findings fs = Lint(long_prefix);
+  REQUIRE(Find(fs, "volcano/job-name"));
+  CHECK(Find(fs, "volcano/job-name")->field == "metadata.name");
+}
+
 TEST_CASE("volcano create: C14 plugins, C15 volumes, C18 root queue, C20 DAG") {
   ExpectError(Job("  plugins:\n    sshd: []\n"), "volcano/unknown-plugin", "spec.plugins[sshd]",
               " unable to find job plugin: sshd;");
