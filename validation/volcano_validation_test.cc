@@ -5,11 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "validation/lint.h"
 #include "validation/loader.h"
+#include "validation/rule_registry.h"
 #include "validation/volcano_lint.h"
 
 namespace jobset {
@@ -425,6 +427,40 @@ TEST_CASE("volcano update: each rule, first error only") {
   Findings fs = Update(old_job, Job("  minAvailable: 2\n", Task("w", -1)));
   REQUIRE(!fs.empty());
   CHECK(fs[0].rule == "schema/minimum");
+}
+
+TEST_CASE("volcano: every Volcano webhook rule of the registry is exercised here") {
+  // Keep in step with the cases above: each has a rejected case naming its field and an
+  // accepted twin.
+  const std::vector<std::string_view> covered = {"volcano/no-tasks",
+                                                 "volcano/mpi-master-task",
+                                                 "volcano/network-topology-tiers",
+                                                 "volcano/task-min-available",
+                                                 "volcano/duplicate-task-name",
+                                                 "volcano/policy-event-exit-code",
+                                                 "volcano/policy-event",
+                                                 "volcano/policy-action",
+                                                 "volcano/duplicate-policy",
+                                                 "volcano/exit-code-zero",
+                                                 "volcano/wildcard-event",
+                                                 "volcano/pod-name",
+                                                 "volcano/pod-template",
+                                                 "volcano/topology-cpu",
+                                                 "volcano/partition-policy",
+                                                 "volcano/job-name",
+                                                 "volcano/min-available",
+                                                 "volcano/unknown-plugin",
+                                                 "volcano/volume",
+                                                 "volcano/root-queue",
+                                                 "volcano/depends-on-dag",
+                                                 "volcano/update-tasks",
+                                                 "volcano/update-immutable"};
+  for (const RuleInfo& rule : AllRules()) {
+    if (rule.id.substr(0, 8) != "volcano/" || rule.source != RuleSource::kWebhook) continue;
+    CAPTURE(rule.id);
+    CHECK(std::find(covered.begin(), covered.end(), rule.id) != covered.end());
+  }
+  for (std::string_view id : covered) CHECK(FindRule(id) != nullptr);
 }
 
 }  // namespace
