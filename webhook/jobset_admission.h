@@ -18,6 +18,15 @@ inline constexpr size_t kMaxWarningBytes = 119;
 /// kube-apiserver keeps at most this many characters of warnings per request.
 inline constexpr size_t kMaxWarningsBytes = 4096;
 
+/// An allowed response with nothing else.
+AdmissionResponse AllowedResponse();
+/// A rejection of a malformed object inside a valid review: 400, reason BadRequest.
+AdmissionResponse BadRequestResponse(std::string message);
+/// Whether a review's object is present and a JSON object.
+bool IsObject(const std::optional<Node>& n);
+/// metadata.name of an object, "" when absent.
+std::string ObjectName(const Node& object);
+
 /// Whether the request is about a JobSet (jobset.x-k8s.io/v1alpha2, kind JobSet) itself, not a
 /// subresource. Other kinds sent to the JobSet paths are allowed untouched.
 bool IsJobSetRequest(const AdmissionRequest& request);

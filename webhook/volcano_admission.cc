@@ -15,29 +15,6 @@ namespace {
 
 constexpr char kGroup[] = "batch.volcano.sh";
 
-AdmissionResponse Allowed() {
-  AdmissionResponse r;
-  r.allowed = true;
-  return r;
-}
-
-AdmissionResponse Denied(int code, std::string reason, std::string message) {
-  AdmissionResponse r;
-  Status s;
-  s.code = code;
-  s.reason = std::move(reason);
-  s.message = std::move(message);
-  r.status = std::move(s);
-  return r;
-}
-
-bool IsObject(const std::optional<Node>& n) { return n && n->is_map(); }
-
-std::string ObjectName(const Node& object) {
-  const Node* md = object.Find("metadata");
-  return md ? std::string(md->StringOr("name")) : "";
-}
-
 bool FromWebhook(const Finding& f) {
   const RuleInfo* r = FindRule(f.rule);
   return r && r->source == RuleSource::kWebhook;
@@ -57,16 +34,16 @@ bool IsVolcanoJobRequest(const AdmissionRequest& request) {
 }
 
 AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request, const LintOptions& options) {
-  if (!IsVolcanoJobRequest(request)) return Allowed();
+  if (!IsVolcanoJobRequest(request)) return AllowedResponse();
   const bool create = request.operation == "CREATE";
   if (!create && request.operation != "UPDATE") {
-    return Denied(400, "BadRequest", "expect operation to be 'CREATE' or 'UPDATE'");
+    return BadRequestResponse("expect operation to be 'CREATE' or 'UPDATE'");
   }
   if (!IsObject(request.object)) {
-    return Denied(400, "BadRequest", "request.object is missing or not a JSON object");
+    return BadRequestResponse("request.object is missing or not a JSON object");
   }
   if (!create && !IsObject(request.old_object)) {
-    return Denied(400, "BadRequest", "request.oldObject is missing or not a JSON object");
+    return BadRequestResponse("request.oldObject is missing or not a JSON object");
   }
   std::vector<Finding> findings = create ? LintVolcanoJob(*request.object, options)
                                          : LintVolcanoUpdate(*request.old_object, *request.object);
@@ -76,7 +53,7 @@ AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request, const Lint
     if (f.severity != Severity::kError) continue;
     (FromWebhook(f) ? webhook_errors : schema_errors).push_back(f);
   }
-  AdmissionResponse response = Allowed();
+  AdmissionResponse response = AllowedResponse();
   if (create) response.warnings = WarningsOf(findings);
   if (!schema_errors.empty()) {
     // kube-apiserver rejects these before it calls the validating webhook.
@@ -93,19 +70,19 @@ AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request, const Lint
 
 AdmissionResponse MutateVolcanoJob(const AdmissionRequest& request,
                                    std::string_view scheduler_name) {
-  if (!IsVolcanoJobRequest(request)) return Allowed();
+  if (!IsVolcanoJobRequest(request)) return AllowedResponse();
   if (request.operation != "CREATE") {
-    return Denied(400, "BadRequest", "expect operation to be 'CREATE' ");
+    return BadRequestResponse("expect operation to be 'CREATE' ");
   }
   if (!IsObject(request.object)) {
-    return Denied(400, "BadRequest", "request.object is missing or not a JSON object");
+    return BadRequestResponse("request.object is missing or not a JSON object");
   }
   // kube-apiserver applied the CRD defaults (maxRetry, queue, ...) on decode; what is left is
   // the upstream mutating webhook's own patch.
   Node object = *request.object;
   std::vector<PatchOp> ops;
   ApplyVolcanoWebhookDefaults(&object, scheduler_name, &ops);
-  AdmissionResponse response = Allowed();
+  AdmissionResponse response = AllowedResponse();
   response.patch = JsonPatchText(ops);
   return response;
 }

@@ -258,6 +258,25 @@ def lint_json(path, gates=""):
     return json.loads(p.stdout)
 
 
+def findings_by_object(lint):
+    """Lint findings of a file by (document, object name), reading problems left out."""
+    by_key = {}
+    for f in lint["findings"]:
+        if f["rule"].startswith(("yaml/", "input/")):
+            continue
+        by_key.setdefault((f["document"], f["name"]), []).append(f)
+    return by_key
+
+
+def errors_and_warnings(findings):
+    """The errors, and the warnings the webhook sends: annotation suppressions hold in the
+    cluster too (the annotation is stored); comments do not get there."""
+    errors = [f for f in findings if f["severity"] == "error"]
+    warnings = [f for f in findings if f["severity"] != "error" and
+                f.get("suppressed", {}).get("kind") != "annotation"]
+    return errors, warnings
+
+
 def warning_text(f):
     """WarningsOf in webhook/jobset_admission.cc, for one lint finding."""
     text = f["message"]
@@ -307,20 +326,11 @@ def check_create_parity(gates):
             objs = objects_of(path)
             if not objs:
                 continue
-            lint = lint_json(path, gates)
-            by_key = {}
-            for f in lint["findings"]:
-                if f["rule"].startswith(("yaml/", "input/")):
-                    continue
-                by_key.setdefault((f["document"], f["name"]), []).append(f)
+            by_key = findings_by_object(lint_json(path, gates))
             for entry in objs:
                 obj = entry["object"]
                 name = obj.get("metadata", {}).get("name", "")
-                findings = by_key.get((entry["document"], name), [])
-                errors = [f for f in findings if f["severity"] == "error"]
-                # Annotation suppressions hold in the cluster too; comments do not get there.
-                warnings = [f for f in findings if f["severity"] != "error" and
-                            f.get("suppressed", {}).get("kind") != "annotation"]
+                errors, warnings = errors_and_warnings(by_key.get((entry["document"], name), []))
                 uid = str(uuid.uuid4())
                 resp = response_of(server.review(VALIDATE, review(obj, uid=uid)))
                 where = f"{path} [{name}]"
@@ -486,6 +496,23 @@ def apply_patch_with_kubectl(obj, patch):
     return json.loads(p.stdout)
 
 
+def check_applied_patch(path, crd, patch, want, where):
+    """The patch, applied by kubectl (a real RFC 6902 implementation), gives the core's result."""
+    if KUBECTL:
+        got = apply_patch_with_kubectl(crd, patch)
+        assert got == want, (where, json.dumps(got), json.dumps(want))
+    if os.path.basename(path) == "explicit.yaml":
+        raise AssertionError("explicit.yaml must not be patched")
+
+
+def report_defaulting(rules, seen, patched, unpatched, what):
+    missing = sorted(set(rules) - seen)
+    assert not missing, f"defaulting rules never exercised: {missing}"
+    assert patched >= 10 and unpatched >= 1, (patched, unpatched)
+    print(f"    {patched} {what} patched (kubectl: {'yes' if KUBECTL else 'skipped'}), "
+          f"{unpatched} already complete")
+
+
 @test
 def mutating_patch_gives_exactly_the_core_defaults():
     if not KUBECTL:
@@ -529,16 +556,8 @@ def mutating_patch_gives_exactly_the_core_defaults():
                     for rule, rx in rules.items():
                         if re.match(rx, op["path"]):
                             seen.add(rule)
-                if KUBECTL:
-                    got = apply_patch_with_kubectl(crd, patch)
-                    assert got == want, (where, json.dumps(got), json.dumps(want))
-                if os.path.basename(path) == "explicit.yaml":
-                    raise AssertionError("explicit.yaml must not be patched")
-        missing = sorted(set(rules) - seen)
-        assert not missing, f"defaulting rules never exercised: {missing}"
-        assert patched >= 10 and unpatched >= 1, (patched, unpatched)
-        print(f"    {patched} objects patched (kubectl: {'yes' if KUBECTL else 'skipped'}), "
-              f"{unpatched} already complete")
+                check_applied_patch(path, crd, patch, want, where)
+        report_defaulting(rules, seen, patched, unpatched, "objects")
     finally:
         assert server.stop() == 0
 
@@ -576,18 +595,12 @@ def volcano_create_verdicts_match_lint():
         broken = [p for p in manifest_files([os.path.join(SOURCE, "examples")])
                   if "volcano" in os.path.basename(p)]
         for path in manifest_files([VOLCANO_CASES]) + broken:
-            lint = lint_json(path)
-            by_key = {}
-            for f in lint["findings"]:
-                by_key.setdefault((f["document"], f["name"]), []).append(f)
+            by_key = findings_by_object(lint_json(path))
             for entry in volcano_objects(path):
                 obj = entry["object"]
                 name = obj["metadata"]["name"]
                 where = f"{path} [{name}]"
-                findings = by_key.get((entry["document"], name), [])
-                errors = [f for f in findings if f["severity"] == "error"]
-                warnings = [f for f in findings if f["severity"] != "error" and
-                            f.get("suppressed", {}).get("kind") != "annotation"]
+                errors, warnings = errors_and_warnings(by_key.get((entry["document"], name), []))
                 uid = str(uuid.uuid4())
                 resp = response_of(server.review(VC_VALIDATE, volcano_review(obj, uid=uid)))
                 assert resp["uid"] == uid, where
@@ -612,8 +625,6 @@ def volcano_create_verdicts_match_lint():
                         assert st["message"] == st["message"].strip(), where
                         for e in errors:
                             assert e["message"] in st["message"], (where, e["message"], st)
-                        # Upstream's order of checks is kept: fragments appear as lint lists
-                        # them by rule order of evaluation.
                 else:
                     stats["allowed"] += 1
                     assert "status" not in resp, where
@@ -735,16 +746,8 @@ def volcano_mutating_patch_gives_exactly_the_core_defaults():
                             order.append(list(rules).index(rule) if rule != "maxRetry" else 0.5)
                 # Upstream's order: queue, schedulerName, maxRetry, tasks, minAvailable, plugins.
                 assert order == sorted(order), (where, patch)
-                if KUBECTL:
-                    got = apply_patch_with_kubectl(crd, patch)
-                    assert got == want, (where, json.dumps(got), json.dumps(want))
-                if os.path.basename(path) == "explicit.yaml":
-                    raise AssertionError("explicit.yaml must not be patched")
-        missing = sorted(set(rules) - seen)
-        assert not missing, f"defaulting rules never exercised: {missing}"
-        assert patched >= 10 and unpatched >= 1, (patched, unpatched)
-        print(f"    {patched} Volcano Jobs patched (kubectl: {'yes' if KUBECTL else 'skipped'}), "
-              f"{unpatched} already complete")
+                check_applied_patch(path, crd, patch, want, where)
+        report_defaulting(rules, seen, patched, unpatched, "Volcano Jobs")
     finally:
         assert server.stop() == 0
 
