@@ -64,8 +64,8 @@ std::vector<std::pair<std::string, std::string>> PolicyEvents(const Node& policy
   };
   if (const Node* events = policy.Find("events"); events && events->is_seq()) {
     for (size_t k = 0; k < events->items.size(); ++k) {
-      if (events->items[k].is_string() && !events->items[k].text.empty())
-        add(events->items[k].text, Index(Child(at, "events"), k));
+      // An empty string still counts (and is refused); only `event: ""` means "not set".
+      if (events->items[k].is_string()) add(events->items[k].text, Index(Child(at, "events"), k));
     }
   }
   std::string event = Str(policy.Find("event"));
@@ -533,9 +533,17 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
   };
   Node a = strip(old_spec), b = strip(spec);
   auto sorted = [](Node n) {
-    // Map key order does not matter to Go's DeepEqual of decoded structs.
+    // What apimachinery's semantic DeepEqual of the decoded structs ignores: key order, a null
+    // field (absent in Go), and an empty list against an absent one (nil and empty slices are
+    // equal to it).
     std::function<void(Node*)> sort = [&](Node* x) {
       if (x->is_map()) {
+        x->entries.erase(std::remove_if(x->entries.begin(), x->entries.end(),
+                                        [](const MapEntry& e) {
+                                          return e.value.is_null() ||
+                                                 (e.value.is_seq() && e.value.items.empty());
+                                        }),
+                         x->entries.end());
         std::sort(x->entries.begin(), x->entries.end(),
                   [](const MapEntry& l, const MapEntry& r) { return l.key < r.key; });
         for (MapEntry& e : x->entries) sort(&e.value);

@@ -382,6 +382,10 @@ TEST_CASE("volcano update: the mutable fields may change") {
   CHECK(Update(old_job, Job("  minAvailable: 3\n  priorityClassName: high\n",
                             Task("w", 4, "    minAvailable: 3\n")))
             .empty());
+  // What Go's semantic equality ignores: key order, nulls, an empty list for an absent one.
+  CHECK(Update(Job("  minAvailable: 2\n  policies: []\n", Task("w", 2)),
+               Job("  minAvailable: 2\n  schedulerName: null\n", Task("w", 2)))
+            .empty());
   // The claim name the controller fills in for a volumeClaim.
   CHECK(Update(Job("  volumes:\n  - mountPath: /d\n    volumeClaim: {}\n"),
                Job("  volumes:\n  - mountPath: /d\n    volumeClaim: {}\n    volumeClaimName: "
