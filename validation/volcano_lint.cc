@@ -183,11 +183,17 @@ std::vector<Finding> LintVolcanoJob(const Node& object, const LintOptions&) {
   if (auto schema = BuiltinVolcanoJobSchema()) {
     for (Finding& f : ValidateSchema(*schema, defaulted)) findings.push_back(std::move(f));
   }
-  // A field the schema already rejects is not reported again by the webhook rules.
+  // A field the schema already rejects is not reported again by the webhook rules. A value of
+  // the wrong type means the object does not even decode into Volcano's Go types: the webhook
+  // could never judge it, so its rules are not run at all.
   std::set<std::string> rejected;
-  for (const Finding& f : findings) rejected.insert(f.field);
+  bool undecodable = false;
+  for (const Finding& f : findings) {
+    rejected.insert(f.field);
+    undecodable = undecodable || f.rule == "schema/type";
+  }
   std::vector<Finding> webhook;
-  ValidateVolcanoCreate(defaulted, &webhook);
+  if (!undecodable) ValidateVolcanoCreate(defaulted, &webhook);
   for (Finding& f : webhook) {
     if (!rejected.count(f.field)) findings.push_back(std::move(f));
   }

@@ -111,6 +111,16 @@ TEST_CASE("volcano lint: findings are placed in the file, defaulted values at th
   CHECK(placed == 3);
 }
 
+TEST_CASE("volcano lint: a value of the wrong type stops before the webhook rules") {
+  Findings fs = Lint(Job("  minAvailable: 9\n  queue: root\n  policies: {a: 1}\n"));
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == "schema/type");
+  CHECK(fs[0].field == "spec.policies");
+  // Other schema errors do not: the webhook's findings on other fields are still reported.
+  Findings more = Lint(Job("  minAvailable: 9\n  queue: root\n  maxRetry: -1\n"));
+  CHECK(more.size() == 3);
+}
+
 TEST_CASE("volcano lint: kinds are told apart by apiVersion and kind") {
   SourceFile f = ParseSource(
       "mixed.yaml",
