@@ -187,6 +187,8 @@ const std::vector<RuleInfo>& AllRules() {
        "maxRetry 1 with restart actions: the first restart fails the job."},
       {"volcano/zero-replaced", S::kWarning, R::kAnalysis,
        "An explicit 0 (maxRetry, minAvailable) is read as unset and replaced."},
+      {"volcano/shadowed-policy", S::kWarning, R::kAnalysis,
+       "A policy never fires: an earlier or task-level policy takes its events first."},
       {"volcano/pod-name-length", S::kWarning, R::kAnalysis,
        "Pod names with the highest replica index are longer than 63 characters."},
       // FrameworkController frameworkcontroller.microsoft.com/v1 Framework

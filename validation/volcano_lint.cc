@@ -56,6 +56,113 @@ bool IsRestart(std::string_view action) {
          action == "RestartPartition" || action == "ResumeJob";
 }
 
+// The events of a policy (`events` and `event`).
+std::vector<std::string> EventsOf(const Node& p) {
+  std::vector<std::string> out;
+  if (const Node* es = p.Find("events"); es && es->is_seq()) {
+    for (const Node& e : es->items) out.push_back(Str(&e));
+  }
+  if (!Str(p.Find("event")).empty()) out.push_back(Str(p.Find("event")));
+  return out;
+}
+
+bool HasTimeout(const Node& p) {
+  const Node* t = p.Find("timeout");
+  return t && t->is_string() && !t->text.empty();
+}
+
+// Whether the controller's scan of `p` (volcano-job §8.2 step 5a) takes a request for `event`.
+bool TakesEvent(const Node& p, std::string_view event) {
+  for (const std::string& e : EventsOf(p)) {
+    if ((e == event || e == "*") && (event != "PodPending" || HasTimeout(p))) return true;
+  }
+  return false;
+}
+
+// The index of the first policy of `list` that takes a PodFailed request with exit code
+// `code` (by its event or its exit code), or -1.
+int FirstTakingExitCode(const Node* list, int64_t code) {
+  if (!list || !list->is_seq()) return -1;
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const Node& p = list->items[i];
+    const Node* c = p.Find("exitCode");
+    if (TakesEvent(p, "PodFailed") || (c && c->is_int() && c->integer == code)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+bool AnyTakesEvent(const Node* list, std::string_view event) {
+  if (!list || !list->is_seq()) return false;
+  for (const Node& p : list->items) {
+    if (TakesEvent(p, event)) return true;
+  }
+  return false;
+}
+
+// Q7/Q8: policies the controller's first-match scan never reaches. Within a list, an exit code
+// comes with a PodFailed event, so an earlier PodFailed or `*` policy takes it; a job-level
+// policy only sees what no task policy took.
+void ShadowedPolicies(const Node& defaulted, std::vector<Finding>* out) {
+  const Node* spec = defaulted.Find("spec");
+  const Node* tasks = spec->Find("tasks");
+  auto within = [&](const Node* list, const std::string& base) {
+    if (!list || !list->is_seq()) return;
+    for (size_t j = 0; j < list->items.size(); ++j) {
+      const Node* c = list->items[j].Find("exitCode");
+      if (!c || !c->is_int() || !EventsOf(list->items[j]).empty()) continue;
+      int first = FirstTakingExitCode(list, c->integer);
+      if (first >= 0 && first < static_cast<int>(j)) {
+        Warn(defaulted, out, "volcano/shadowed-policy", Index(base, j) + ".exitCode",
+             "exit code " + std::to_string(c->integer) + " comes with a PodFailed event, which " +
+                 Index(base, first) +
+                 " takes first (the first matching policy wins): this policy never fires");
+      }
+    }
+  };
+  within(spec->Find("policies"), "spec.policies");
+  std::vector<const Node*> task_lists;
+  for (size_t t = 0; tasks && tasks->is_seq() && t < tasks->items.size(); ++t) {
+    within(tasks->items[t].Find("policies"), Index("spec.tasks", t) + ".policies");
+    task_lists.push_back(tasks->items[t].Find("policies"));
+  }
+  const Node* job = spec->Find("policies");
+  if (task_lists.empty() || !job || !job->is_seq()) return;
+  for (size_t j = 0; j < job->items.size(); ++j) {
+    const Node& p = job->items[j];
+    std::vector<std::string> events = EventsOf(p);
+    const Node* c = p.Find("exitCode");
+    bool shadowed;
+    if (!events.empty()) {
+      // Only events that name a task go to task policies first (Unknown, `*` do not all).
+      shadowed = true;
+      for (const std::string& e : events) {
+        bool task_event = e == "PodFailed" || e == "PodEvicted" || e == "PodPending" ||
+                          e == "TaskCompleted" || e == "TaskFailed";
+        bool all = task_event;
+        for (const Node* list : task_lists) all = all && AnyTakesEvent(list, e);
+        shadowed = shadowed && all;
+      }
+    } else if (c && c->is_int()) {
+      shadowed = true;
+      for (const Node* list : task_lists) {
+        shadowed = shadowed && FirstTakingExitCode(list, c->integer) >= 0;
+      }
+    } else {
+      continue;
+    }
+    if (shadowed) {
+      Warn(defaulted, out, "volcano/shadowed-policy", Index("spec.policies", j),
+           "every task has a policy that takes " +
+               (events.empty() ? "exit code " + std::to_string(c->integer)
+                               : "what this policy handles") +
+               " first (task policies win): this job-level policy never fires",
+           PointAt::kValue);
+    }
+  }
+}
+
 // Calls `visit(policy, path, task_level)` for every policy of the job and its tasks.
 template <class F>
 void ForEachPolicy(const Node& object, F visit) {
@@ -122,6 +229,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
   const Node* spec = defaulted.Find("spec");
   const Node* orig_spec = original.Find("spec");
   if (!spec || !spec->is_map()) return;
+  ShadowedPolicies(defaulted, out);
   const Node* max_retry = spec->Find("maxRetry");
   if (restarts && max_retry && max_retry->is_int() && max_retry->integer == 1) {
     Warn(defaulted, out, "volcano/max-retry", "spec.maxRetry",

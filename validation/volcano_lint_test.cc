@@ -88,6 +88,40 @@ TEST_CASE("volcano lint: an explicit 0 is replaced by the mutating webhook") {
   CHECK(Lint(Job("  maxRetry: 1\n  minAvailable: 1\n")).empty());
 }
 
+TEST_CASE("volcano lint: policies the first-match scan never reaches (Q7, Q8)") {
+  // An exit code comes with PodFailed: an earlier PodFailed or `*` policy takes it first.
+  Findings fs =
+      Lint(Job("  policies:\n  - event: PodFailed\n    action: RestartJob\n"
+               "  - exitCode: 3\n    action: AbortJob\n"));
+  CHECK(Fields(fs, "volcano/shadowed-policy") == V{"spec.policies[1].exitCode"});
+  Findings task = Lint(Job("",
+                           "    policies:\n    - event: \"*\"\n      action: RestartTask\n"
+                           "    - exitCode: 4\n      action: AbortJob\n"));
+  CHECK(Fields(task, "volcano/shadowed-policy") == V{"spec.tasks[0].policies[1].exitCode"});
+  // Placed first, the exit-code policy fires.
+  CHECK(Lint(Job("  policies:\n  - exitCode: 3\n    action: AbortJob\n"
+                 "  - event: PodFailed\n    action: RestartJob\n"))
+            .empty());
+  // Every task handles PodEvicted (and exit code 5): the job-level policies never see them.
+  std::string tasks =
+      "    policies:\n    - event: PodEvicted\n      action: RestartTask\n"
+      "    - exitCode: 5\n      action: AbortJob\n";
+  Findings job =
+      Lint(Job("  policies:\n  - event: PodEvicted\n    action: RestartJob\n"
+               "  - exitCode: 5\n    action: RestartJob\n"
+               "  - event: Unknown\n    action: RestartJob\n",
+               tasks));
+  CHECK(Fields(job, "volcano/shadowed-policy") == V{"spec.policies[0]", "spec.policies[1]"});
+  // A PodPending task policy without timeout does not take the event.
+  CHECK(Lint(Job("  policies:\n  - event: PodPending\n    action: AbortJob\n    timeout: 5m\n",
+                 "    policies:\n    - event: PodPending\n      action: RestartTask\n"
+                 "      timeout: 1m\n"))
+            .size() == 1);
+  CHECK(Lint(Job("  policies:\n  - event: PodPending\n    action: AbortJob\n    timeout: 5m\n",
+                 "    policies:\n    - event: PodFailed\n      action: RestartTask\n"))
+            .empty());
+}
+
 TEST_CASE("volcano lint: pod names with the replica index (Q3)") {
   // 33 + 1 + 27 + 2 = 63 passes upstream's check; replica 99 makes 64.
   std::string job(33, 'j'), task(27, 't');

@@ -65,9 +65,12 @@ void ExpectError(const std::string& yaml, std::string_view rule, std::string_vie
   CHECK(f->mark.known());
 }
 
+// Admitted upstream: no error (our warnings are another matter, tested in volcano_lint_test).
 void ExpectClean(const std::string& yaml) {
   Findings fs = Lint(yaml);
-  for (const Finding& f : fs) CHECK_MESSAGE(false, f.rule << " " << f.field << ": " << f.message);
+  for (const Finding& f : fs) {
+    CHECK_MESSAGE(f.severity != Severity::kError, f.rule << " " << f.field << ": " << f.message);
+  }
 }
 
 constexpr char kLists[] =
