@@ -161,7 +161,7 @@ const std::vector<RuleInfo>& AllRules() {
       {"volcano/pod-name", S::kError, R::kWebhook,
        "<job>-<task>-<index> is not a valid qualified name (too long or bad characters)."},
       {"volcano/pod-template", S::kError, R::kWebhook,
-       "A task's pod template fails Kubernetes pod template validation (no containers)."},
+       "A task's pod template fails pod template validation (no containers, no image, names)."},
       {"volcano/topology-cpu", S::kError, R::kWebhook,
        "A task with a topologyPolicy has a container whose CPU request is not whole cores."},
       {"volcano/partition-policy", S::kError, R::kWebhook,

@@ -194,6 +194,50 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
   }
 }
 
+// The part of Kubernetes' ValidatePodTemplate (C8) the CRD schema does not already cover:
+// `containers` not empty, container names DNS-1123 labels and unique (across init and
+// regular containers), images set. Upstream's fragment is "spec.task[<i>]." followed by each
+// error and ". "; the first finding carries the whole fragment. True when it found errors.
+bool ValidatePodTemplate(const Node& object, const Node& task, const std::string& at, size_t index,
+                         std::vector<Finding>* out) {
+  const Node* pod = FindPath(task, "template.spec");
+  if (!pod || !pod->is_map()) return false;
+  std::vector<std::pair<std::string, std::string>> errs;  // (where, "<path>: <error>")
+  const Node* containers = pod->Find("containers");
+  if (containers && containers->is_seq() && containers->items.empty()) {
+    errs.emplace_back("template.spec.containers", "template.spec.containers: Required value");
+  }
+  std::set<std::string> names;
+  for (const char* list : {"containers", "initContainers"}) {
+    const Node* cs = pod->Find(list);
+    if (!cs || !cs->is_seq()) continue;
+    for (size_t c = 0; c < cs->items.size(); ++c) {
+      std::string path = Index(std::string("template.spec.") + list, c);
+      std::string name = Str(cs->items[c].Find("name"));
+      if (!name.empty()) {
+        for (const std::string& e : DNS1123LabelErrors(name)) {
+          errs.emplace_back(path + ".name",
+                            path + ".name: Invalid value: " + GoQuote(name) + ": " + e);
+        }
+        if (!names.insert(name).second) {
+          errs.emplace_back(path + ".name", path + ".name: Duplicate value: " + GoQuote(name));
+        }
+      }
+      if (Str(cs->items[c].Find("image")).empty()) {
+        errs.emplace_back(path + ".image", path + ".image: Required value");
+      }
+    }
+  }
+  std::string prefix = "spec.task[" + std::to_string(index) + "].";
+  std::string fragment = prefix;
+  for (const auto& [where, text] : errs) fragment += text + ". ";
+  for (size_t k = 0; k < errs.size(); ++k) {
+    Error(object, out, "volcano/pod-template", Child(at, errs[k].first), k == 0 ? fragment : "");
+    out->back().message = prefix + errs[k].second;
+  }
+  return !errs.empty();
+}
+
 // Whether a CPU quantity is a whole number of cores (C9).
 bool WholeCpu(const Node& q) {
   if (q.is_int()) return true;
@@ -406,13 +450,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
       Error(object, out, "volcano/pod-name", Child(at, "name"),
             "create pod with name " + pod + " validate failed " + GoList(errs) + ";");
     }
-    const Node* containers = FindPath(t, "template.spec.containers");
-    if (containers && containers->is_seq() && containers->items.empty()) {
-      Error(object, out, "volcano/pod-template", Child(at, "template.spec.containers"),
-            "spec.task[" + std::to_string(i) + "].template.spec.containers: Required value. ");
-    } else {
-      ValidateTopologyCpu(object, t, at, i, out);
-    }
+    if (!ValidatePodTemplate(object, t, at, i, out)) ValidateTopologyCpu(object, t, at, i, out);
     ValidatePartition(object, t, at, job, out);
   }
   // C11-C15.

@@ -230,6 +230,25 @@ TEST_CASE("volcano create: C8 empty containers, C9 whole-core CPU with a topolog
                   "        containers: []\n"),
               "volcano/pod-template", "spec.tasks[0].template.spec.containers",
               "spec.task[0].template.spec.containers: Required value. ");
+  // Images and container names, which the CRD schema leaves to this check; one fragment.
+  Findings fs = Lint(Job("",
+                         "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+                         "        containers:\n        - name: c\n        - name: c\n"
+                         "          image: i\n        initContainers:\n"
+                         "        - name: Init\n          image: i\n"));
+  std::vector<std::string> fields;
+  for (const Finding& f : fs) {
+    if (f.rule == "volcano/pod-template") fields.push_back(f.field);
+  }
+  CHECK(fields == std::vector<std::string>{"spec.tasks[0].template.spec.containers[0].image",
+                                           "spec.tasks[0].template.spec.containers[1].name",
+                                           "spec.tasks[0].template.spec.initContainers[0].name"});
+  CHECK(VolcanoCreateMessage(fs).rfind(
+            "spec.task[0].template.spec.containers[0].image: Required value. "
+            "template.spec.containers[1].name: Duplicate value: \"c\". "
+            "template.spec.initContainers[0].name: Invalid value: \"Init\": a lowercase RFC "
+            "1123 label must consist of",
+            0) == 0);
   auto cpu = [](const std::string& policy, const std::string& request) {
     return Job("", "  - name: w\n    replicas: 1\n    topologyPolicy: " + policy +
                        "\n    template:\n      spec:\n        containers:\n        - name: a\n"
