@@ -196,8 +196,9 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
 
 // The part of Kubernetes' ValidatePodTemplate (C8) the CRD schema does not already cover:
 // `containers` not empty, container names DNS-1123 labels and unique (across init and
-// regular containers), images set. Upstream's fragment is "spec.task[<i>]." followed by each
-// error and ". "; the first finding carries the whole fragment. True when it found errors.
+// regular containers), images set, restartPolicy supported. Upstream's fragment is
+// "spec.task[<i>]." followed by each error and ". "; the first finding carries the whole fragment.
+// True when it found errors.
 bool ValidatePodTemplate(const Node& object, const Node& task, const std::string& at, size_t index,
                          std::vector<Finding>* out) {
   const Node* pod = FindPath(task, "template.spec");
@@ -227,6 +228,14 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
         errs.emplace_back(path + ".image", path + ".image: Required value");
       }
     }
+  }
+  // Core defaulting made an absent restartPolicy Always.
+  if (const Node* rp = pod->Find("restartPolicy"); rp && rp->is_string() && !rp->text.empty() &&
+                                                   rp->text != "Always" &&
+                                                   rp->text != "OnFailure" && rp->text != "Never") {
+    errs.emplace_back("template.spec.restartPolicy",
+                      "template.spec.restartPolicy: Unsupported value: " + GoQuote(rp->text) +
+                          ": supported values: \"Always\", \"OnFailure\", \"Never\"");
   }
   std::string prefix = "spec.task[" + std::to_string(index) + "].";
   std::string fragment = prefix;

@@ -249,6 +249,17 @@ TEST_CASE("volcano create: C8 empty containers, C9 whole-core CPU with a topolog
             "template.spec.initContainers[0].name: Invalid value: \"Init\": a lowercase RFC "
             "1123 label must consist of",
             0) == 0);
+  ExpectError(Job("",
+                  "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+                  "        restartPolicy: Sometimes\n"
+                  "        containers: [{name: c, image: i}]\n"),
+              "volcano/pod-template", "spec.tasks[0].template.spec.restartPolicy",
+              "spec.task[0].template.spec.restartPolicy: Unsupported value: \"Sometimes\": "
+              "supported values: \"Always\", \"OnFailure\", \"Never\". ");
+  ExpectClean(Job("",
+                  "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+                  "        restartPolicy: OnFailure\n"
+                  "        containers: [{name: c, image: i}]\n"));
   auto cpu = [](const std::string& policy, const std::string& request) {
     return Job("", "  - name: w\n    replicas: 1\n    topologyPolicy: " + policy +
                        "\n    template:\n      spec:\n        containers:\n        - name: a\n"
