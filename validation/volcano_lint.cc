@@ -5,6 +5,7 @@
 #include <string>
 
 #include "validation/field_path.h"
+#include "validation/jobset_validation.h"
 #include "validation/k8s_names.h"
 #include "validation/lint.h"
 #include "validation/schema.h"
@@ -18,13 +19,7 @@ std::string Str(const Node* n) { return n && n->is_string() ? n->text : ""; }
 
 void Warn(const Node& object, std::vector<Finding>* out, std::string_view rule,
           std::string_view locate, std::string message, PointAt at = PointAt::kValue) {
-  Finding f;
-  f.rule = std::string(rule);
-  f.severity = Severity::kWarning;
-  f.field = std::string(locate);
-  f.message = std::move(message);
-  f.mark = Locate(object, locate, at);
-  out->push_back(std::move(f));
+  FindingSink(object, out).Own(rule, Severity::kWarning, locate, std::move(message), {}, at);
 }
 
 // kube-apiserver's metadata.name check for every object (ValidateObjectMeta).
