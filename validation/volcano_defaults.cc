@@ -1,5 +1,8 @@
 #include "validation/volcano_defaults.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace jobset {
@@ -62,7 +65,13 @@ bool DefaultTask(Node* task, size_t index) {
 
 bool IsZeroInt(const Node* n) { return !n || n->is_null() || (n->is_int() && n->integer == 0); }
 
-int64_t IntOr(const Node* n, int64_t fallback) { return n && n->is_int() ? n->integer : fallback; }
+int64_t IntOr(const Node* n, int64_t fallback) {
+  if (!n || !n->is_int()) return fallback;
+  // Volcano's fields are int32: a larger value never decodes upstream. Clamped, products and
+  // sums of them cannot overflow here.
+  return std::clamp<int64_t>(n->integer, std::numeric_limits<int32_t>::min(),
+                             std::numeric_limits<int32_t>::max());
+}
 
 void ApplyVolcanoCrdDefaults(Node* object, std::vector<PatchOp>* patch) {
   Node* spec = object->Find("spec");
@@ -108,7 +117,7 @@ void ApplyVolcanoWebhookDefaults(Node* object, std::string_view scheduler_name,
     if (tasks && tasks->is_seq()) {
       for (const Node& t : tasks->items) {
         const Node* min = t.Find("minAvailable");
-        sum += min && min->is_int() ? min->integer : IntOr(t.Find("replicas"), 0);
+        sum += min && min->is_int() ? IntOr(min, 0) : IntOr(t.Find("replicas"), 0);
       }
     }
     add("minAvailable", Node::Int(sum));

@@ -32,7 +32,8 @@ void ApplyVolcanoWebhookDefaults(Node* object, std::string_view scheduler_name,
 /// Whether `n` holds what Go decodes to a zero int32 (absent, null or 0).
 bool IsZeroInt(const Node* n);
 
-/// The integer in `n`, or `fallback` when it is absent or not an integer.
+/// The integer in `n` clamped to int32 (Volcano's type), or `fallback` when it is absent or
+/// not an integer.
 int64_t IntOr(const Node* n, int64_t fallback);
 
 }  // namespace jobset

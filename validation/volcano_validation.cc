@@ -184,7 +184,7 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
   } else if (IntOr(task.Find("replicas"), 0) != total * size) {
     Error(object, out, "volcano/partition-policy", Child(at, "replicas"),
           "'Replicas' are not equal to TotalPartitions*PartitionSize" + in);
-  } else if (min && min->is_int() && min_parts > 0 && min_parts * size != min->integer) {
+  } else if (min && min->is_int() && min_parts > 0 && min_parts * size != IntOr(min, 0)) {
     Error(object, out, "volcano/partition-policy", Child(at, "minAvailable"),
           "'MinAvailable' is not equal to MinPartitions*PartitionSize" + in);
   }
@@ -443,7 +443,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     std::string name = Str(t.Find("name"));
     int64_t replicas = IntOr(t.Find("replicas"), 0);
     const Node* min = t.Find("minAvailable");
-    if (min && min->is_int() && min->integer > replicas) {
+    if (min && min->is_int() && IntOr(min, 0) > replicas) {
       Error(object, out, "volcano/task-min-available", Child(at, "minAvailable"),
             " 'minAvailable' is greater than 'replicas' in task: " + name + ", job: " + job + ";");
     }
@@ -516,11 +516,11 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
         return fail("volcano/task-min-available", Child(at, "replicas"),
                     "'replicas' must be >= 0 in task: " + name);
       }
-      if (min && min->is_int() && min->integer < 0) {
+      if (min && min->is_int() && IntOr(min, 0) < 0) {
         return fail("volcano/task-min-available", Child(at, "minAvailable"),
                     "'minAvailable' must be >= 0 in task: " + name);
       }
-      if (min && min->is_int() && min->integer > replicas) {
+      if (min && min->is_int() && IntOr(min, 0) > replicas) {
         return fail("volcano/task-min-available", Child(at, "minAvailable"),
                     "'minAvailable' must be <= 'replicas' in task: " + name);
       }
