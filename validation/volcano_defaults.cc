@@ -63,6 +63,8 @@ bool DefaultTask(Node* task, size_t index) {
 
 }  // namespace
 
+std::string TextOf(const Node* n) { return n && n->is_string() ? n->text : ""; }
+
 bool IsZeroInt(const Node* n) { return !n || n->is_null() || (n->is_int() && n->integer == 0); }
 
 int64_t IntOr(const Node* n, int64_t fallback) {

@@ -2,6 +2,7 @@
 // upstream mutating webhook's (/jobs/mutate), as RFC 6902 patches.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,9 @@ void ApplyVolcanoWebhookDefaults(Node* object, std::string_view scheduler_name,
 
 /// Whether `n` holds what Go decodes to a zero int32 (absent, null or 0).
 bool IsZeroInt(const Node* n);
+
+/// The string in `n`, or "" when it is absent or not a string (Go's zero value).
+std::string TextOf(const Node* n);
 
 /// The integer in `n` clamped to int32 (Volcano's type), or `fallback` when it is absent or
 /// not an integer.

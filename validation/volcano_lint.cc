@@ -15,8 +15,6 @@
 namespace jobset {
 namespace {
 
-std::string Str(const Node* n) { return n && n->is_string() ? n->text : ""; }
-
 void Warn(const Node& object, std::vector<Finding>* out, std::string_view rule,
           std::string_view locate, std::string message, PointAt at = PointAt::kValue) {
   FindingSink(object, out).Own(rule, Severity::kWarning, locate, std::move(message), {}, at);
@@ -25,8 +23,8 @@ void Warn(const Node& object, std::vector<Finding>* out, std::string_view rule,
 // kube-apiserver's metadata.name check for every object (ValidateObjectMeta).
 void ValidateName(const Node& object, std::vector<Finding>* out) {
   const Node* md = object.Find("metadata");
-  std::string name = Str(md ? md->Find("name") : nullptr);
-  std::string generate = Str(md ? md->Find("generateName") : nullptr);
+  std::string name = TextOf(md ? md->Find("name") : nullptr);
+  std::string generate = TextOf(md ? md->Find("generateName") : nullptr);
   auto add = [&](const std::string& field, const std::string& value, const std::string& detail) {
     Finding f;
     f.rule = "metadata/name";
@@ -55,9 +53,9 @@ bool IsRestart(std::string_view action) {
 std::vector<std::string> EventsOf(const Node& p) {
   std::vector<std::string> out;
   if (const Node* es = p.Find("events"); es && es->is_seq()) {
-    for (const Node& e : es->items) out.push_back(Str(&e));
+    for (const Node& e : es->items) out.push_back(TextOf(&e));
   }
-  if (!Str(p.Find("event")).empty()) out.push_back(Str(p.Find("event")));
+  if (!TextOf(p.Find("event")).empty()) out.push_back(TextOf(p.Find("event")));
   return out;
 }
 
@@ -182,11 +180,11 @@ void ForEachPolicy(const Node& object, F visit) {
 void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<Finding>* out) {
   bool restarts = false;
   ForEachPolicy(defaulted, [&](const Node& p, const std::string& at, bool task) {
-    std::string action = Str(p.Find("action"));
+    std::string action = TextOf(p.Find("action"));
     restarts = restarts || IsRestart(action);
     const Node* code = p.Find("exitCode");
     bool has_events =
-        !Str(p.Find("event")).empty() ||
+        !TextOf(p.Find("event")).empty() ||
         (p.Find("events") && p.Find("events")->is_seq() && !p.Find("events")->items.empty());
     if (code && code->is_int() && !has_events &&
         std::find(VolcanoPolicyActions().begin(), VolcanoPolicyActions().end(), action) ==
@@ -199,10 +197,10 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
     std::vector<std::pair<std::string, std::string>> events;
     if (const Node* es = p.Find("events"); es && es->is_seq()) {
       for (size_t k = 0; k < es->items.size(); ++k)
-        events.emplace_back(Str(&es->items[k]), Index(Child(at, "events"), k));
+        events.emplace_back(TextOf(&es->items[k]), Index(Child(at, "events"), k));
     }
-    if (!Str(p.Find("event")).empty())
-      events.emplace_back(Str(p.Find("event")), Child(at, "event"));
+    if (!TextOf(p.Find("event")).empty())
+      events.emplace_back(TextOf(p.Find("event")), Child(at, "event"));
     const Node* timeout = p.Find("timeout");
     bool has_timeout = timeout && timeout->is_string() && !timeout->text.empty();
     for (const auto& [event, where] : events) {
@@ -255,11 +253,11 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
   // Q3: upstream checks <job>-<task>-<position in the list>; the pods are named with the
   // replica index.
   const Node* md = defaulted.Find("metadata");
-  std::string job = Str(md ? md->Find("name") : nullptr);
+  std::string job = TextOf(md ? md->Find("name") : nullptr);
   const Node* tasks = spec->Find("tasks");
   for (size_t i = 0; tasks && tasks->is_seq() && i < tasks->items.size(); ++i) {
     const Node& t = tasks->items[i];
-    std::string name = Str(t.Find("name"));
+    std::string name = TextOf(t.Find("name"));
     int64_t replicas = IntOr(t.Find("replicas"), 0);
     if (replicas < 1) continue;
     std::string checked = job + "-" + name + "-" + std::to_string(i);

@@ -32,8 +32,6 @@ std::string GoList(const std::vector<std::string>& v) {
   return s + "]";
 }
 
-std::string Str(const Node* n) { return n && n->is_string() ? n->text : ""; }
-
 // Adds an error finding: `upstream` is the fragment upstream appends; the message for people
 // is the fragment without its surrounding spaces and trailing ';'.
 void Error(const Node& object, std::vector<Finding>* out, std::string_view rule,
@@ -68,7 +66,7 @@ std::vector<std::pair<std::string, std::string>> PolicyEvents(const Node& policy
       if (events->items[k].is_string()) add(events->items[k].text, Index(Child(at, "events"), k));
     }
   }
-  std::string event = Str(policy.Find("event"));
+  std::string event = TextOf(policy.Find("event"));
   if (!event.empty()) add(event, Child(at, "event"));
   return out;
 }
@@ -103,7 +101,7 @@ void ValidatePolicies(const Node& object, const Node* policies, const std::strin
       break;
     }
     if (!events.empty()) {
-      std::string action = Str(p.Find("action"));
+      std::string action = TextOf(p.Find("action"));
       for (const auto& [event, where] : events) {
         if (!Contains(VolcanoPolicyEvents(), event)) {
           errs.push_back({"volcano/policy-event", where,
@@ -164,13 +162,13 @@ constexpr char kBothTiers[] =
     "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
     "simultaneously";
 
-// The partition policy check (C10); `suffix` is what upstream appends after the job name.
+// The partition policy check (C10), first failing branch only, then its network topology.
 void ValidatePartition(const Node& object, const Node& task, const std::string& at,
                        const std::string& job, std::vector<Finding>* out) {
   const Node* pp = task.Find("partitionPolicy");
   if (!pp || !pp->is_map()) return;
   std::string where = Child(at, "partitionPolicy");
-  std::string in = " in task: " + Str(task.Find("name")) + ", job: " + job;
+  std::string in = " in task: " + TextOf(task.Find("name")) + ", job: " + job;
   int64_t total = IntOr(pp->Find("totalPartitions"), 0);
   int64_t size = IntOr(pp->Find("partitionSize"), 0);
   int64_t min_parts = IntOr(pp->Find("minPartitions"), 0);
@@ -214,7 +212,7 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
     if (!cs || !cs->is_seq()) continue;
     for (size_t c = 0; c < cs->items.size(); ++c) {
       std::string path = Index(std::string("template.spec.") + list, c);
-      std::string name = Str(cs->items[c].Find("name"));
+      std::string name = TextOf(cs->items[c].Find("name"));
       if (!name.empty()) {
         for (const std::string& e : DNS1123LabelErrors(name)) {
           errs.emplace_back(path + ".name",
@@ -224,7 +222,7 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
           errs.emplace_back(path + ".name", path + ".name: Duplicate value: " + GoQuote(name));
         }
       }
-      if (Str(cs->items[c].Find("image")).empty()) {
+      if (TextOf(cs->items[c].Find("image")).empty()) {
         errs.emplace_back(path + ".image", path + ".image: Required value");
       }
     }
@@ -270,7 +268,7 @@ bool WholeCpu(const Node& q) {
 
 void ValidateTopologyCpu(const Node& object, const Node& task, const std::string& at, size_t index,
                          std::vector<Finding>* out) {
-  std::string policy = Str(task.Find("topologyPolicy"));
+  std::string policy = TextOf(task.Find("topologyPolicy"));
   if (policy.empty() || policy == "none") return;
   const Node* pod = FindPath(task, "template.spec");
   if (!pod) return;
@@ -305,10 +303,10 @@ void ValidateVolumes(const Node& object, const Node* volumes, std::vector<Findin
   for (size_t i = 0; i < volumes->items.size(); ++i) {
     const Node& v = volumes->items[i];
     std::string at = Index("spec.volumes", i);
-    std::string path = Str(v.Find("mountPath"));
+    std::string path = TextOf(v.Find("mountPath"));
     const Node* claim = v.Find("volumeClaim");
     bool has_claim = claim && !claim->is_null();
-    std::string name = Str(v.Find("volumeClaimName"));
+    std::string name = TextOf(v.Find("volumeClaimName"));
     if (path.empty()) {
       return Error(object, out, "volcano/volume", Child(at, "mountPath"),
                    " mountPath is required;");
@@ -344,13 +342,13 @@ bool IsDag(const Node* tasks) {
   std::map<std::string, int> in_degree;
   size_t count = 0;
   for (const Node& t : tasks->items) {
-    std::string name = Str(t.Find("name"));
+    std::string name = TextOf(t.Find("name"));
     ++count;
     in_degree[name] = 0;
     const Node* deps = FindPath(t, "dependsOn.name");
     if (!deps || !deps->is_seq()) continue;
     for (const Node& d : deps->items) {
-      graph[Str(&d)][name] = true;
+      graph[TextOf(&d)][name] = true;
       ++in_degree[name];
     }
   }
@@ -376,7 +374,7 @@ std::string MpiMaster(const Node& args) {
   std::string master = "master";
   if (!args.is_seq()) return master;
   for (const Node& a : args.items) {
-    std::string s = Str(&a);
+    std::string s = TextOf(&a);
     if (s.rfind("--master=", 0) == 0) master = s.substr(9);
   }
   return master;
@@ -424,7 +422,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   if (const Node* mpi = plugins && plugins->is_map() ? plugins->Find("mpi") : nullptr) {
     std::string master = MpiMaster(*mpi);
     bool found = false;
-    for (const Node& t : tasks->items) found = found || Str(t.Find("name")) == master;
+    for (const Node& t : tasks->items) found = found || TextOf(t.Find("name")) == master;
     if (!found) {
       return Error(object, out, "volcano/mpi-master-task", "spec.plugins.mpi",
                    "The specified mpi master task was not found", PointAt::kKey);
@@ -440,7 +438,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   for (size_t i = 0; i < tasks->items.size(); ++i) {
     const Node& t = tasks->items[i];
     std::string at = Index("spec.tasks", i);
-    std::string name = Str(t.Find("name"));
+    std::string name = TextOf(t.Find("name"));
     int64_t replicas = IntOr(t.Find("replicas"), 0);
     const Node* min = t.Find("minAvailable");
     if (min && min->is_int() && IntOr(min, 0) > replicas) {
@@ -482,7 +480,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   }
   ValidateVolumes(object, spec->Find("volumes"), out);
   // C16, C17, C19 need the cluster's queues. C18 does not.
-  if (Str(spec->Find("queue")) == "root") {
+  if (TextOf(spec->Find("queue")) == "root") {
     Error(object, out, "volcano/root-queue", "spec.queue", " can not submit job to root queue;");
   }
   // C20.
@@ -509,7 +507,7 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
     for (size_t i = 0; i < tasks->items.size(); ++i) {
       const Node& t = tasks->items[i];
       std::string at = Index("spec.tasks", i);
-      std::string name = Str(t.Find("name"));
+      std::string name = TextOf(t.Find("name"));
       int64_t replicas = IntOr(t.Find("replicas"), 0);
       const Node* min = t.Find("minAvailable");
       if (replicas < 0) {
@@ -525,7 +523,7 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
                     "'minAvailable' must be <= 'replicas' in task: " + name);
       }
       size_t before = out->size();
-      std::string job = Str(FindPath(new_object, "metadata.name"));
+      std::string job = TextOf(FindPath(new_object, "metadata.name"));
       ValidatePartition(new_object, t, at, job, out);
       if (out->size() > before) {
         out->resize(before + 1);  // The first error only, without punctuation (none is added).
