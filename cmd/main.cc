@@ -189,7 +189,9 @@ int main(int argc, char** argv) {
 
   jobset::LintFlags lint;
   CLI::App* lint_cmd = app.add_subcommand(
-      "lint", "Check manifests as the API server with the JobSet CRD and webhook would, and more.");
+      "lint",
+      "Check JobSet and Volcano Job manifests as the API server with their CRDs and webhooks "
+      "would, and more.");
   lint_cmd->add_option("PATH", lint.paths, "Files, directories, or - for standard input");
   lint_cmd->add_flag("-R,--recursive", lint.recursive, "Descend into directories");
   lint_cmd

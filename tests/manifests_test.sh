@@ -193,13 +193,25 @@ check("the CA Certificate is self-signed",
       "selfSigned" in get(issuers.get(get(ca_cert, "spec", "issuerRef", "name"), {}), "spec", default={}))
 
 # --- Webhook configurations -----------------------------------------------------------------
-expected = {
-    "ValidatingWebhookConfiguration": ("/validate-jobset-x-k8s-io-v1alpha2-jobset", ["CREATE", "UPDATE"]),
-    "MutatingWebhookConfiguration": ("/mutate-jobset-x-k8s-io-v1alpha2-jobset", ["CREATE"]),
-}
-for kind, (path, ops) in expected.items():
-    cfg = one(kind)
-    short = kind.replace("WebhookConfiguration", "")
+expected = [
+    ("ValidatingWebhookConfiguration", "jobset-lint-validating-webhook-configuration",
+     "/validate-jobset-x-k8s-io-v1alpha2-jobset", ["CREATE", "UPDATE"], "jobset.x-k8s.io",
+     "v1alpha2", "jobsets"),
+    ("MutatingWebhookConfiguration", "jobset-lint-mutating-webhook-configuration",
+     "/mutate-jobset-x-k8s-io-v1alpha2-jobset", ["CREATE"], "jobset.x-k8s.io", "v1alpha2",
+     "jobsets"),
+    # Volcano Jobs: the upstream Volcano paths and rules, the same Service.
+    ("ValidatingWebhookConfiguration", "jobset-lint-volcano-validating-webhook-configuration",
+     "/jobs/validate", ["CREATE", "UPDATE"], "batch.volcano.sh", "v1alpha1", "jobs"),
+    ("MutatingWebhookConfiguration", "jobset-lint-volcano-mutating-webhook-configuration",
+     "/jobs/mutate", ["CREATE"], "batch.volcano.sh", "v1alpha1", "jobs"),
+]
+for kind in ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"):
+    check(f"two {kind}s (JobSet, Volcano Job)", len(kinds(kind)) == 2, len(kinds(kind)))
+for kind, cfg_name, path, ops, group, version, resource in expected:
+    cfg = next((o for o in kinds(kind) if get(o, "metadata", "name") == cfg_name), {})
+    short = kind.replace("WebhookConfiguration", "") + " " + resource
+    check(f"{short}: {cfg_name} exists", bool(cfg))
     check(f"{short}: cert-manager CA injection from the serving Certificate",
           get(cfg, "metadata", "annotations", "cert-manager.io/inject-ca-from")
           == f"{ns}/{get(serving, 'metadata', 'name')}")
@@ -220,9 +232,9 @@ for kind, (path, ops) in expected.items():
           isinstance(h.get("timeoutSeconds"), int) and 1 <= h["timeoutSeconds"] <= 5, h.get("timeoutSeconds"))
     check(f"{short}: matchPolicy Equivalent", h.get("matchPolicy") == "Equivalent")
     rules = h.get("rules", [])
-    check(f"{short}: rules {'+'.join(ops)} jobset.x-k8s.io/v1alpha2 jobsets",
-          len(rules) == 1 and rules[0].get("apiGroups") == ["jobset.x-k8s.io"]
-          and rules[0].get("apiVersions") == ["v1alpha2"] and rules[0].get("resources") == ["jobsets"]
+    check(f"{short}: rules {'+'.join(ops)} {group}/{version} {resource}",
+          len(rules) == 1 and rules[0].get("apiGroups") == [group]
+          and rules[0].get("apiVersions") == [version] and rules[0].get("resources") == [resource]
           and sorted(rules[0].get("operations", [])) == ops, rules)
     excluded = set()
     for e in get(h, "namespaceSelector", "matchExpressions", default=[]):

@@ -8,11 +8,13 @@
 
 namespace jobset {
 
-/// One RFC 6902 "add" operation (defaulting only adds; "add" on an existing member replaces it,
-/// which is how an empty restartPolicy or rule name is filled in).
+/// One RFC 6902 operation: "add" for JobSet (defaulting only adds; "add" on an existing member
+/// replaces it, which is how an empty restartPolicy or rule name is filled in), "replace" where
+/// an upstream webhook says so (Volcano's /spec/tasks and /spec/plugins).
 struct PatchOp {
   std::string path;  ///< JSON Pointer, e.g. "/spec/replicatedJobs/0/replicas".
   Node value;
+  std::string op = "add";  ///< "add" or "replace".
 };
 
 /// The CRD structural defaults kube-apiserver applies on every decode (admission §3.2):

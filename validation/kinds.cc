@@ -4,6 +4,8 @@
 #include "validation/framework_types.h"
 #include "validation/jobset_types.h"
 #include "validation/lint.h"
+#include "validation/volcano_defaults.h"
+#include "validation/volcano_lint.h"
 
 namespace jobset {
 
@@ -12,6 +14,7 @@ const std::vector<KindHandler>& SupportedKinds() {
   static const std::vector<KindHandler> kinds = {
       {kJobSetApiVersion, kJobSetKind, &LintObject},
       // Volcano Job (validation/volcano_lint.h).
+      {kVolcanoApiVersion, kVolcanoKind, &LintVolcanoJob},
       // FrameworkController Framework (validation/framework_lint.h).
       {kFrameworkApiVersion, kFrameworkKind, &LintFramework},
   };

@@ -5,8 +5,6 @@
 // nodes failed; each failing node is then re-checked here against the keywords of the schemas
 // that apply to it, which gives exactly one finding per violated keyword, in the words
 // kube-apiserver uses, without valijson's cascaded summaries.
-#include "validation/node_adapter.h"  // First: configures valijson.
-
 #include "validation/schema.h"
 
 #include <re2/re2.h>
@@ -16,11 +14,10 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/constraint_builder.hpp>
 #include <valijson/constraints/concrete_constraints.hpp>
@@ -31,6 +28,7 @@
 
 #include "validation/embedded.h"
 #include "validation/field_path.h"
+#include "validation/node_adapter.h"  // First: configures valijson.
 
 namespace jobset {
 
@@ -38,7 +36,7 @@ using Json = nlohmann::json;
 
 /// A JSON Schema document and valijson's compiled form of it. Immutable once built.
 struct CompiledSchema {
-  Json doc;                ///< The schema as valijson compiled it (patterns renamed, see below).
+  Json doc;  ///< The schema as valijson compiled it (patterns renamed, see below).
   valijson::Schema schema;
 };
 
@@ -50,6 +48,7 @@ namespace {
 constexpr char kPatternKey[] = "x-jobset-re2-pattern";
 
 constexpr char kBuiltinSchemaName[] = "jobset.v1alpha2.json";
+constexpr char kVolcanoSchemaName[] = "volcano.v1alpha1.json";
 
 // ---- The RE2 pattern keyword ----------------------------------------------------------------
 
@@ -58,8 +57,7 @@ class Re2PatternConstraint : public valijson::constraints::PolyConstraint {
  public:
   explicit Re2PatternConstraint(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}
 
-  bool validate(const valijson::adapters::Adapter& target,
-                const std::vector<std::string>& context,
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
                 valijson::ValidationResults* results) const override {
     if (!target.isString()) return true;
     if (re2::RE2::PartialMatch(target.getString(), *re_)) return true;
@@ -152,11 +150,16 @@ std::string DoubleText(double d) {
 /// A Node as compact JSON.
 Json NodeToJson(const Node& n) {
   switch (n.kind) {
-    case Node::Kind::kNull: return nullptr;
-    case Node::Kind::kBool: return n.boolean;
-    case Node::Kind::kInt: return n.integer;
-    case Node::Kind::kFloat: return n.number;
-    case Node::Kind::kString: return n.text;
+    case Node::Kind::kNull:
+      return nullptr;
+    case Node::Kind::kBool:
+      return n.boolean;
+    case Node::Kind::kInt:
+      return n.integer;
+    case Node::Kind::kFloat:
+      return n.number;
+    case Node::Kind::kString:
+      return n.text;
     case Node::Kind::kSeq: {
       Json a = Json::array();
       for (const Node& item : n.items) a.push_back(NodeToJson(item));
@@ -175,12 +178,18 @@ Json NodeToJson(const Node& n) {
 /// null, lists and objects as compact JSON.
 std::string RenderValue(const Node& n) {
   switch (n.kind) {
-    case Node::Kind::kString: return Quote(n.text);
-    case Node::Kind::kInt: return std::to_string(n.integer);
-    case Node::Kind::kFloat: return DoubleText(n.number);
-    case Node::Kind::kBool: return n.boolean ? "true" : "false";
-    case Node::Kind::kNull: return "null";
-    default: return NodeToJson(n).dump(-1, ' ', false, Json::error_handler_t::replace);
+    case Node::Kind::kString:
+      return Quote(n.text);
+    case Node::Kind::kInt:
+      return std::to_string(n.integer);
+    case Node::Kind::kFloat:
+      return DoubleText(n.number);
+    case Node::Kind::kBool:
+      return n.boolean ? "true" : "false";
+    case Node::Kind::kNull:
+      return "null";
+    default:
+      return NodeToJson(n).dump(-1, ' ', false, Json::error_handler_t::replace);
   }
 }
 
@@ -200,17 +209,21 @@ std::string RenderJson(const Json& j) {
 /// Whether `n` equals the schema value `j` (numbers by value, objects regardless of key order).
 bool EqualsJson(const Node& n, const Json& j) {
   switch (n.kind) {
-    case Node::Kind::kNull: return j.is_null();
-    case Node::Kind::kBool: return j.is_boolean() && j.get<bool>() == n.boolean;
+    case Node::Kind::kNull:
+      return j.is_null();
+    case Node::Kind::kBool:
+      return j.is_boolean() && j.get<bool>() == n.boolean;
     case Node::Kind::kInt:
       if (j.is_number_integer()) {
-        return j.is_number_unsigned() ? n.integer >= 0 && j.get<uint64_t>() ==
-                                                              static_cast<uint64_t>(n.integer)
-                                      : j.get<int64_t>() == n.integer;
+        return j.is_number_unsigned()
+                   ? n.integer >= 0 && j.get<uint64_t>() == static_cast<uint64_t>(n.integer)
+                   : j.get<int64_t>() == n.integer;
       }
       return j.is_number_float() && j.get<double>() == n.number;
-    case Node::Kind::kFloat: return j.is_number() && j.get<double>() == n.number;
-    case Node::Kind::kString: return j.is_string() && j.get_ref<const std::string&>() == n.text;
+    case Node::Kind::kFloat:
+      return j.is_number() && j.get<double>() == n.number;
+    case Node::Kind::kString:
+      return j.is_string() && j.get_ref<const std::string&>() == n.text;
     case Node::Kind::kSeq:
       if (!j.is_array() || j.size() != n.items.size()) return false;
       for (size_t i = 0; i < n.items.size(); ++i) {
@@ -254,8 +267,8 @@ size_t CodePoints(std::string_view s) {
 struct Place {
   const Node* node = nullptr;
   std::string path;
-  Mark key_mark;          ///< The key of its map entry (or the item itself, in a list).
-  bool member = false;    ///< The value of a map entry (a field), not a list item.
+  Mark key_mark;        ///< The key of its map entry (or the item itself, in a list).
+  bool member = false;  ///< The value of a map entry (a field), not a list item.
   std::vector<const Json*> schemas;
 };
 
@@ -275,8 +288,7 @@ class Explainer {
                    0 ||
                what.rfind("Failed to validate against exactly one child schema", 0) == 0) {
       Composite(place, "must validate one and only one schema (oneOf)");
-    } else if (what.rfind("Target should not validate against schema specified in 'not'", 0) ==
-               0) {
+    } else if (what.rfind("Target should not validate against schema specified in 'not'", 0) == 0) {
       Composite(place, "must not validate the schema (not)");
     }
     if (checked_.insert(place.node).second) Check(place);
@@ -421,8 +433,8 @@ class Explainer {
         if (!ok) {
           std::string actual = Quote(Node::KindName(n.kind));
           Add("schema/type", place.path,
-              p + ": Invalid value: " + actual + ": " + p + " in body must be of type " +
-                  expected + ": " + actual,
+              p + ": Invalid value: " + actual + ": " + p + " in body must be of type " + expected +
+                  ": " + actual,
               ValueMark(place));
           return;  // The other keywords would only repeat the same mistake.
         }
@@ -476,15 +488,15 @@ class Explainer {
   void CheckArray(const Place& place, const Json& s) {
     const size_t size = place.node->items.size();
     const std::string p = Shown(place.path);
-    if (auto max = s.find("maxItems"); max != s.end() && max->is_number_integer() &&
-                                       size > max->get<uint64_t>()) {
+    if (auto max = s.find("maxItems");
+        max != s.end() && max->is_number_integer() && size > max->get<uint64_t>()) {
       Add("schema/max-items", place.path,
           p + ": Too many: " + std::to_string(size) + ": must have at most " + max->dump() +
               " items",
           ValueMark(place));
     }
-    if (auto min = s.find("minItems"); min != s.end() && min->is_number_integer() &&
-                                       size < min->get<uint64_t>()) {
+    if (auto min = s.find("minItems");
+        min != s.end() && min->is_number_integer() && size < min->get<uint64_t>()) {
       Add("schema/max-items", place.path,
           p + ": Invalid value: " + RenderValue(*place.node) + ": " + p +
               " in body should have at least " + min->dump() + " items",
@@ -496,13 +508,13 @@ class Explainer {
     const std::string& text = place.node->text;
     const std::string p = Shown(place.path);
     const size_t length = CodePoints(text);
-    if (auto max = s.find("maxLength"); max != s.end() && max->is_number_integer() &&
-                                        length > max->get<uint64_t>()) {
+    if (auto max = s.find("maxLength");
+        max != s.end() && max->is_number_integer() && length > max->get<uint64_t>()) {
       Add("schema/invalid", place.path,
           p + ": Too long: may not be more than " + max->dump() + " bytes", ValueMark(place));
     }
-    if (auto min = s.find("minLength"); min != s.end() && min->is_number_integer() &&
-                                        length < min->get<uint64_t>()) {
+    if (auto min = s.find("minLength");
+        min != s.end() && min->is_number_integer() && length < min->get<uint64_t>()) {
       Add("schema/invalid", place.path,
           p + ": Invalid value: " + Quote(text) + ": " + p + " in body should be at least " +
               min->dump() + " chars long",
@@ -513,8 +525,8 @@ class Explainer {
       re2::RE2 re(source, re2::RE2::Quiet);
       if (re.ok() && !re2::RE2::PartialMatch(text, re)) {
         Add("schema/invalid", place.path,
-            p + ": Invalid value: " + Quote(text) + ": " + p + " in body should match '" +
-                source + "'",
+            p + ": Invalid value: " + Quote(text) + ": " + p + " in body should match '" + source +
+                "'",
             ValueMark(place));
       }
     }
@@ -604,7 +616,7 @@ bool ConvertSchema(const Node& in, const std::string& where, bool structural, Js
 
   std::vector<std::string> types;
   if (const Node* type = in.Find("type"); type && !type->is_null()) {
-    static const std::set<std::string, std::less<>> kTypes = {"object", "array", "string",
+    static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
                                                               "integer", "number", "boolean"};
     if (!type->is_string() || !kTypes.count(type->text)) {
       *error = Child(where, "type") + ": unsupported type " + RenderValue(*type);
@@ -672,8 +684,7 @@ bool ConvertSchema(const Node& in, const std::string& where, bool structural, Js
         return false;
       }
       // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
-      const char* exclusive_keyword =
-          e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+      const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
       const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
       o[keyword] = NodeToJson(v);
     } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
@@ -717,8 +728,8 @@ bool ConvertSchema(const Node& in, const std::string& where, bool structural, Js
   }
   // Pruning removes every field a structural object does not declare; strict field
   // validation reports them as unknown.
-  const bool object = o.contains("properties") ||
-                      std::find(types.begin(), types.end(), "object") != types.end();
+  const bool object =
+      o.contains("properties") || std::find(types.begin(), types.end(), "object") != types.end();
   if (structural && object && !preserve_unknown && !o.contains("additionalProperties")) {
     o["additionalProperties"] = false;
   }
@@ -765,14 +776,32 @@ std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema() {
   return compiled;
 }
 
+std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema() {
+  static const std::shared_ptr<const CompiledSchema> compiled =
+      []() -> std::shared_ptr<const CompiledSchema> {
+    const std::string* text = FindEmbedded(kVolcanoSchemaName);
+    std::shared_ptr<const CompiledSchema> jobset = BuiltinJobSetSchema();
+    if (!text || !jobset) return nullptr;
+    Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return nullptr;
+    Json& defs = doc["definitions"];
+    for (const char* name : {"ObjectMeta", "PodTemplateSpec"}) {
+      CopyDefinition(jobset->doc.at("definitions"), name, &defs);
+    }
+    std::string error;
+    return Compile(std::move(doc), &error);
+  }();
+  return compiled;
+}
+
 std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const std::string& version,
                                                        std::string* error) {
   std::string ignored;
   if (!error) error = &ignored;
   if (!crd.is_map() || crd.StringOr("kind") != "CustomResourceDefinition" ||
       crd.StringOr("apiVersion").rfind("apiextensions.k8s.io/", 0) != 0) {
-    *error = "not a CustomResourceDefinition (apiVersion " +
-             Quote(crd.StringOr("apiVersion")) + ", kind " + Quote(crd.StringOr("kind")) + ")";
+    *error = "not a CustomResourceDefinition (apiVersion " + Quote(crd.StringOr("apiVersion")) +
+             ", kind " + Quote(crd.StringOr("kind")) + ")";
     return nullptr;
   }
   const Node* meta = crd.Find("metadata");
@@ -794,9 +823,9 @@ std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const st
     if (!chosen && (version.empty() ? served : name == version)) chosen = &v;
   }
   if (!chosen) {
-    *error = version.empty() ? what + " serves no version"
-                             : what + " has no version " + Quote(version) + " (it has " + names +
-                                   ")";
+    *error = version.empty()
+                 ? what + " serves no version"
+                 : what + " has no version " + Quote(version) + " (it has " + names + ")";
     return nullptr;
   }
   if (!IsTrue(chosen->Find("served"))) {

@@ -17,6 +17,11 @@ struct CompiledSchema;
 /// compiled once on first use.
 std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema();
 
+/// The built-in Volcano batch.volcano.sh/v1alpha1 Job schema (schemas/volcano.v1alpha1.json),
+/// completed with the ObjectMeta and PodTemplateSpec definitions of the JobSet schema (the pod
+/// template is the same core/v1 type), compiled once on first use.
+std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema();
+
 /// Compiles the `openAPIV3Schema` of the served version `version` of a CustomResourceDefinition
 /// (e.g. from `kubectl get crd jobsets.jobset.x-k8s.io -o yaml`), converted to JSON Schema at
 /// run time. Gives nullptr and a message when the CRD is not usable.

@@ -5,6 +5,7 @@
 
 #include "webhook/jobset_admission.h"
 #include "webhook/review.h"
+#include "webhook/volcano_admission.h"
 
 namespace jobset::webhook {
 namespace {
@@ -62,9 +63,21 @@ HttpReply HandleAdmission(Endpoint endpoint, std::string_view content_type, std:
   if (!DecodeReview(std::move(parsed), &request, &error)) {
     return BadRequest("request body is not an AdmissionReview: " + error);
   }
-  AdmissionResponse response = endpoint == Endpoint::kMutateJobSet
-                                   ? MutateJobSet(request)
-                                   : ValidateJobSet(request, options.lint);
+  AdmissionResponse response;
+  switch (endpoint) {
+    case Endpoint::kMutateJobSet:
+      response = MutateJobSet(request);
+      break;
+    case Endpoint::kValidateJobSet:
+      response = ValidateJobSet(request, options.lint);
+      break;
+    case Endpoint::kMutateVolcano:
+      response = MutateVolcanoJob(request, options.volcano_scheduler_name);
+      break;
+    case Endpoint::kValidateVolcano:
+      response = ValidateVolcanoJob(request, options.lint);
+      break;
+  }
   HttpReply reply;
   reply.status = 200;
   reply.body = EncodeReview(request, response);

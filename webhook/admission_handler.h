@@ -11,13 +11,16 @@
 
 namespace jobset::webhook {
 
-/// Which JobSet webhook a request was sent to.
-enum class Endpoint { kMutateJobSet, kValidateJobSet };
+/// Which webhook a request was sent to.
+enum class Endpoint { kMutateJobSet, kValidateJobSet, kMutateVolcano, kValidateVolcano };
 
 /// What decisions depend on.
 struct AdmissionOptions {
   LintOptions lint;      ///< Feature gates and the schema, as for `kubectl jobset lint`.
   JsonParseLimits json;  ///< Nesting bound for request bodies.
+  /// What /jobs/mutate fills into an empty Volcano spec.schedulerName (upstream: the first
+  /// --scheduler-name of the webhook manager, default "volcano").
+  std::string volcano_scheduler_name = "volcano";
 };
 
 /// The reply to send, and what the request log and metrics say about it.
@@ -35,7 +38,7 @@ struct HttpReply {
   bool dry_run = false;
 };
 
-/// Answers one POST to a JobSet webhook path. A body that is not JSON (or nested deeper than
+/// Answers one POST to a webhook path. A body that is not JSON (or nested deeper than
 /// the bound), not an AdmissionReview, or sent with a Content-Type other than
 /// application/json gets HTTP 400 and a metav1.Status saying why; anything else gets HTTP 200
 /// and an AdmissionReview in the request's version.

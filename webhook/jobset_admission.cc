@@ -14,13 +14,23 @@ namespace {
 
 constexpr char kGroup[] = "jobset.x-k8s.io";
 
-AdmissionResponse Allowed() {
+// Cuts `s` to at most `max` bytes without splitting a UTF-8 sequence.
+std::string CutUtf8(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end);
+}
+
+}  // namespace
+
+AdmissionResponse AllowedResponse() {
   AdmissionResponse r;
   r.allowed = true;
   return r;
 }
 
-AdmissionResponse BadRequest(std::string message) {
+AdmissionResponse BadRequestResponse(std::string message) {
   AdmissionResponse r;
   r.allowed = false;
   Status s;
@@ -37,16 +47,6 @@ std::string ObjectName(const Node& object) {
   const Node* md = object.Find("metadata");
   return md ? std::string(md->StringOr("name")) : "";
 }
-
-// Cuts `s` to at most `max` bytes without splitting a UTF-8 sequence.
-std::string CutUtf8(const std::string& s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end);
-}
-
-}  // namespace
 
 bool IsJobSetRequest(const AdmissionRequest& request) {
   if (!request.sub_resource.empty()) return false;
@@ -83,13 +83,14 @@ StatusCause CauseOf(const std::string& upstream) {
   return {"FieldValueInvalid", upstream, ""};
 }
 
-Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors) {
+Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors,
+                     std::string_view kind, std::string_view group) {
   Status s;
   s.code = 422;
   s.reason = "Invalid";
   s.name = std::string(name);
-  s.group = kGroup;
-  s.kind = "JobSet";
+  s.group = std::string(group);
+  s.kind = std::string(kind);
   std::vector<std::string> distinct;
   std::set<std::string> seen;
   for (const Finding& f : errors) {
@@ -105,7 +106,7 @@ Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors) 
     for (size_t i = 0; i < distinct.size(); ++i) aggregate += (i ? ", " : "") + distinct[i];
     aggregate += "]";
   }
-  s.message = "JobSet.jobset.x-k8s.io " + GoQuote(name) + " is invalid";
+  s.message = s.kind + "." + s.group + " " + GoQuote(name) + " is invalid";
   if (!distinct.empty()) s.message += ": " + aggregate;
   return s;
 }
@@ -144,18 +145,19 @@ std::string JsonPatchText(const std::vector<PatchOp>& ops) {
   std::string out = "[";
   for (size_t i = 0; i < ops.size(); ++i) {
     if (i) out += ",";
-    out += R"({"op":"add","path":)" + NodeToJsonText(Node::String(ops[i].path)) + R"(,"value":)" +
+    out += R"({"op":)" + NodeToJsonText(Node::String(ops[i].op)) + R"(,"path":)" +
+           NodeToJsonText(Node::String(ops[i].path)) + R"(,"value":)" +
            NodeToJsonText(ops[i].value) + "}";
   }
   return out + "]";
 }
 
 AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options) {
-  if (!IsJobSetRequest(request)) return Allowed();
+  if (!IsJobSetRequest(request)) return AllowedResponse();
   std::vector<Finding> findings;
   if (request.operation == "CREATE") {
     if (!IsObject(request.object)) {
-      return BadRequest("request.object is missing or not a JSON object");
+      return BadRequestResponse("request.object is missing or not a JSON object");
     }
     findings = LintObject(*request.object, options);
     // The annotation travels with the object, so it silences warnings here as in lint
@@ -163,20 +165,20 @@ AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOpti
     ApplyAnnotationSuppressions(*request.object, &findings);
   } else if (request.operation == "UPDATE") {
     if (!IsObject(request.object)) {
-      return BadRequest("request.object is missing or not a JSON object");
+      return BadRequestResponse("request.object is missing or not a JSON object");
     }
     if (!IsObject(request.old_object)) {
-      return BadRequest("request.oldObject is missing or not a JSON object");
+      return BadRequestResponse("request.oldObject is missing or not a JSON object");
     }
     findings = LintUpdate(*request.old_object, *request.object, options);
   } else {
-    return Allowed();  // DELETE and CONNECT: nothing to check.
+    return AllowedResponse();  // DELETE and CONNECT: nothing to check.
   }
   std::vector<Finding> errors;
   for (const Finding& f : findings) {
     if (f.severity == Severity::kError) errors.push_back(f);
   }
-  AdmissionResponse response = Allowed();
+  AdmissionResponse response = AllowedResponse();
   // Create-time lint rules are not re-run on UPDATE: only its errors count there.
   if (request.operation == "CREATE") response.warnings = WarningsOf(findings);
   if (!errors.empty()) {
@@ -187,9 +189,9 @@ AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOpti
 }
 
 AdmissionResponse MutateJobSet(const AdmissionRequest& request) {
-  if (!IsJobSetRequest(request) || request.operation != "CREATE") return Allowed();
+  if (!IsJobSetRequest(request) || request.operation != "CREATE") return AllowedResponse();
   if (!IsObject(request.object)) {
-    return BadRequest("request.object is missing or not a JSON object");
+    return BadRequestResponse("request.object is missing or not a JSON object");
   }
   // kube-apiserver applied the CRD's structural defaults (replicas, groupName,
   // restartStrategy, whenDeleted) when it decoded the request, before calling any mutating
@@ -197,7 +199,7 @@ AdmissionResponse MutateJobSet(const AdmissionRequest& request) {
   Node object = *request.object;
   std::vector<PatchOp> ops;
   ApplyWebhookDefaults(&object, &ops);
-  AdmissionResponse response = Allowed();
+  AdmissionResponse response = AllowedResponse();
   response.patch = JsonPatchText(ops);
   return response;
 }

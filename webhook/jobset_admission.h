@@ -18,6 +18,15 @@ inline constexpr size_t kMaxWarningBytes = 119;
 /// kube-apiserver keeps at most this many characters of warnings per request.
 inline constexpr size_t kMaxWarningsBytes = 4096;
 
+/// An allowed response with nothing else.
+AdmissionResponse AllowedResponse();
+/// A rejection of a malformed object inside a valid review: 400, reason BadRequest.
+AdmissionResponse BadRequestResponse(std::string message);
+/// Whether a review's object is present and a JSON object.
+bool IsObject(const std::optional<Node>& n);
+/// metadata.name of an object, "" when absent.
+std::string ObjectName(const Node& object);
+
 /// Whether the request is about a JobSet (jobset.x-k8s.io/v1alpha2, kind JobSet) itself, not a
 /// subresource. Other kinds sent to the JobSet paths are allowed untouched.
 bool IsJobSetRequest(const AdmissionRequest& request);
@@ -37,9 +46,11 @@ AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOpti
 AdmissionResponse MutateJobSet(const AdmissionRequest& request);
 
 /// The 422 Status kube-apiserver builds from field errors (apierrors.NewInvalid):
-/// message `JobSet.jobset.x-k8s.io "<name>" is invalid: <aggregate>` where the aggregate is the
-/// single distinct error, or `[e1, e2, ...]` with exact duplicates removed; one cause per error.
-Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors);
+/// message `<Kind>.<group> "<name>" is invalid: <aggregate>` (JobSet.jobset.x-k8s.io unless
+/// told otherwise) where the aggregate is the single distinct error, or `[e1, e2, ...]` with
+/// exact duplicates removed; one cause per error.
+Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors,
+                     std::string_view kind = "JobSet", std::string_view group = "jobset.x-k8s.io");
 
 /// Splits an upstream rendering "<path>: <Type>: <rest>" into a StatusCause (reason
 /// FieldValueInvalid, InternalError, ...; message without the path).
@@ -51,7 +62,7 @@ StatusCause CauseOf(const std::string& upstream);
 /// how many were left out.
 std::vector<std::string> WarningsOf(const std::vector<Finding>& findings);
 
-/// RFC 6902 JSON text of `ops` (each an "add"); empty when there are none.
+/// RFC 6902 JSON text of `ops`; empty when there are none.
 std::string JsonPatchText(const std::vector<PatchOp>& ops);
 
 }  // namespace jobset::webhook

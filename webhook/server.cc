@@ -254,28 +254,14 @@ void WebhookServer::AddAdmissionRoutes(httplib::Server& server) {
                                           const httplib::ContentReader& reader) {
     ServeAdmission(Endpoint::kValidateJobSet, kValidateJobSetPath, req, reader, res);
   });
-  for (const char* path : {kMutateVolcanoPath, kValidateVolcanoPath}) {
-    server.Post(path, [this, path](const httplib::Request& req, httplib::Response& res,
-                                   const httplib::ContentReader& reader) {
-      // Part of the contract, not implemented yet: say so rather than allow blindly (a
-      // webhook configuration with failurePolicy Fail then rejects, Ignore admits).
-      std::string ignored;
-      BodyRead read = ReadBody(req, reader, config_.max_body_bytes, &ignored);
-      res.status = 501;
-      res.set_content(
-          StatusDocument(501, "NotImplemented",
-                         std::string("Volcano Job admission (") + path +
-                             ") is not implemented yet by jobset-webhook; only JobSets are "
-                             "served (" +
-                             kMutateJobSetPath + ", " + kValidateJobSetPath + ")"),
-          "application/json");
-      if (draining_ || read == BodyRead::kTooLargeUnread || read == BodyRead::kFailed) {
-        res.set_header("Connection", "close");
-      }
-      metrics_->ObserveRequest(path, "not_implemented", 501, 0);
-      log_->Warn("not implemented", {{"path", path}, {"remote", req.remote_addr}});
-    });
-  }
+  server.Post(kMutateVolcanoPath, [this](const httplib::Request& req, httplib::Response& res,
+                                         const httplib::ContentReader& reader) {
+    ServeAdmission(Endpoint::kMutateVolcano, kMutateVolcanoPath, req, reader, res);
+  });
+  server.Post(kValidateVolcanoPath, [this](const httplib::Request& req, httplib::Response& res,
+                                           const httplib::ContentReader& reader) {
+    ServeAdmission(Endpoint::kValidateVolcano, kValidateVolcanoPath, req, reader, res);
+  });
   for (const char* path :
        {kMutateJobSetPath, kValidateJobSetPath, kMutateVolcanoPath, kValidateVolcanoPath}) {
     server.Get(path, [this, path](const httplib::Request& req, httplib::Response& res) {

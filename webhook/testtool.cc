@@ -6,6 +6,7 @@
 //                          "webhook": <CRD + mutating-webhook defaults>, "ops": N}
 //   verdict                stdin: {"operation", "object", "oldObject"?}; prints the core's
 //                          AdmissionResponse for it: {"allowed", "code", "message", "warnings"}
+//   (each with --volcano: Volcano batch.volcano.sh/v1alpha1 Jobs instead of JobSets)
 //   bench                  times POSTs over one kept-alive TLS connection (httplib::SSLClient)
 #include <httplib.h>
 
@@ -25,7 +26,9 @@
 #include "validation/json_node.h"
 #include "validation/loader.h"
 #include "validation/schema.h"
+#include "validation/volcano_defaults.h"
 #include "webhook/jobset_admission.h"
+#include "webhook/volcano_admission.h"
 
 namespace jobset::webhook {
 namespace {
@@ -45,7 +48,11 @@ bool ReadJson(const std::string& text, Node* out) {
   return true;
 }
 
-int Objects(const std::vector<std::string>& paths) {
+bool IsVolcanoJob(const Node& n) {
+  return n.StringOr("apiVersion") == kVolcanoApiVersion && n.StringOr("kind") == kVolcanoKind;
+}
+
+int Objects(const std::vector<std::string>& paths, bool volcano) {
   std::vector<std::string> files;
   std::string error;
   if (!ExpandPaths(paths, true, &files, &error)) {
@@ -70,7 +77,7 @@ int Objects(const std::vector<std::string>& paths) {
         objects.push_back(&root);
       }
       for (const Node* object : objects) {
-        if (!object->is_map() || !IsJobSet(*object)) continue;
+        if (!object->is_map() || !(volcano ? IsVolcanoJob(*object) : IsJobSet(*object))) continue;
         std::cout << "{\"file\":" << NodeToJsonText(Node::String(path))
                   << ",\"document\":" << doc.index << ",\"object\":" << NodeToJsonText(*object)
                   << "}\n";
@@ -80,20 +87,28 @@ int Objects(const std::vector<std::string>& paths) {
   return 0;
 }
 
-int Default() {
+int Default(bool volcano) {
   Node object;
   if (!ReadJson(ReadStdin(), &object)) return 2;
   std::vector<PatchOp> ops;
-  ApplyCrdDefaults(&object, &ops);
+  if (volcano) {
+    ApplyVolcanoCrdDefaults(&object, &ops);
+  } else {
+    ApplyCrdDefaults(&object, &ops);
+  }
   Node crd = object;
   ops.clear();
-  ApplyWebhookDefaults(&object, &ops);
+  if (volcano) {
+    ApplyVolcanoWebhookDefaults(&object, kVolcanoDefaultScheduler, &ops);
+  } else {
+    ApplyWebhookDefaults(&object, &ops);
+  }
   std::cout << "{\"crd\":" << NodeToJsonText(crd) << ",\"webhook\":" << NodeToJsonText(object)
             << ",\"ops\":" << ops.size() << "}\n";
   return 0;
 }
 
-int Verdict(const std::string& gates_text) {
+int Verdict(const std::string& gates_text, bool volcano) {
   Node input;
   if (!ReadJson(ReadStdin(), &input)) return 2;
   LintOptions options;
@@ -106,11 +121,13 @@ int Verdict(const std::string& gates_text) {
   AdmissionRequest request;
   request.api_version = kAdmissionV1;
   request.uid = "testtool";
-  request.kind = {"jobset.x-k8s.io", "v1alpha2", "JobSet"};
+  request.kind = volcano ? GroupVersionKind{"batch.volcano.sh", "v1alpha1", "Job"}
+                         : GroupVersionKind{"jobset.x-k8s.io", "v1alpha2", "JobSet"};
   request.operation = std::string(input.StringOr("operation", "CREATE"));
   if (Node* o = input.Find("object")) request.object = *o;
   if (Node* o = input.Find("oldObject")) request.old_object = *o;
-  AdmissionResponse r = ValidateJobSet(request, options);
+  AdmissionResponse r =
+      volcano ? ValidateVolcanoJob(request, options) : ValidateJobSet(request, options);
   Json out = {{"allowed", r.allowed},
               {"code", r.status ? r.status->code : 0},
               {"message", r.status ? r.status->message : ""},
@@ -182,10 +199,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   auto* objects = app.add_subcommand("objects", "JobSets of manifests as JSON lines");
   objects->add_option("paths", paths)->required();
+  bool volcano = false;
+  objects->add_flag("--volcano", volcano);
   auto* defaults = app.add_subcommand("default", "the core's defaulting of an object (stdin)");
+  defaults->add_flag("--volcano", volcano);
   std::string gates;
   auto* verdict = app.add_subcommand("verdict", "the core's admission verdict (stdin)");
   verdict->add_option("--feature-gates", gates);
+  verdict->add_flag("--volcano", volcano);
   BenchFlags bench_flags;
   auto* bench = app.add_subcommand("bench", "time POSTs over one kept-alive TLS connection");
   bench->add_option("--host", bench_flags.host);
@@ -198,9 +219,9 @@ int main(int argc, char** argv) {
   bench->add_option("-n", bench_flags.requests);
   bench->add_option("--warmup", bench_flags.warmup);
   CLI11_PARSE(app, argc, argv);
-  if (*objects) return Objects(paths);
-  if (*defaults) return Default();
-  if (*verdict) return Verdict(gates);
+  if (*objects) return Objects(paths, volcano);
+  if (*defaults) return Default(volcano);
+  if (*verdict) return Verdict(gates, volcano);
   if (*bench) return Bench(bench_flags);
   return 2;
 }

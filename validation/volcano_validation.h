@@ -1,0 +1,36 @@
+// Volcano batch.volcano.sh/v1alpha1 Job admission: the upstream validating webhook's CREATE and
+// UPDATE rules (volcano-job §2-§4), with upstream's message fragments.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "validation/finding.h"
+#include "validation/node.h"
+
+namespace jobset {
+
+/// The events a policy may name (volcano-job §1.1), in the order our messages list them.
+const std::vector<std::string>& VolcanoPolicyEvents();
+/// The actions a policy may take (volcano-job §1.2), in the order our messages list them.
+const std::vector<std::string>& VolcanoPolicyActions();
+/// The job plugins the webhook knows (C14).
+const std::vector<std::string>& VolcanoPlugins();
+
+/// The validating webhook's validateJobCreate on a defaulted Job, in upstream order. Each error
+/// finding's `upstream` is the fragment upstream appends to its message (leading space and
+/// ';' included); VolcanoCreateMessage joins them. The queue checks that need the cluster
+/// (C16 exists, C17 open, C19 leaf) are not run; C18 (the root queue) is.
+void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out);
+
+/// The validating webhook's validateJobUpdate: its first error only (none when allowed).
+/// Findings are placed in `new_object`; `upstream` is upstream's whole message.
+void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
+                           std::vector<Finding>* out);
+
+/// The message a CREATE denial carries: the `upstream` fragments of `errors`, in order, joined
+/// and trimmed of surrounding whitespace, as validateJobCreate builds it.
+std::string VolcanoCreateMessage(const std::vector<Finding>& errors);
+
+}  // namespace jobset
