@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
 #include "validation/framework_explain.h"
 #include "validation/framework_lint.h"
@@ -318,26 +319,13 @@ void ReplayText(const Framework& fw, const FrameworkReplayResult& r, std::ostrea
 
 bool ReadScenario(const std::string& path, std::vector<FrameworkStepSpec>* steps,
                   std::string* error) {
-  SourceFile file;
-  if (!LoadFile(path, LoadLimits{}, &file, error)) return false;
-  if (file.documents.empty() || !file.documents[0].parsed) {
-    *error = path + ": " +
-             (file.documents.empty() || file.documents[0].problems.empty()
-                  ? std::string("empty file")
-                  : file.documents[0].problems[0].message);
-    return false;
-  }
-  if (!ParseFrameworkScenario(file.documents[0].root, steps, error)) {
+  Node root;
+  if (!LoadScenarioFile(path, &root, error)) return false;
+  if (!ParseFrameworkScenario(root, steps, error)) {
     *error = path + ": " + *error;
     return false;
   }
   return true;
-}
-
-bool Seconds(const char* flag, const std::string& text, double* out, std::string* error) {
-  if (ParseGoDuration(text, out, error)) return true;
-  *error = std::string("--") + flag + ": " + *error;
-  return false;
 }
 
 int MonteCarloFramework(const Node& object, const std::string& file, const SimulateFlags& flags,
@@ -352,12 +340,13 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
   }
   FrameworkFailureModel m;
   std::string error;
-  if (!Seconds("node-mttf", flags.node_mttf, &m.node_mttf_s, &error) ||
-      !Seconds("run-time", flags.run_time, &m.run_time_s, &error) ||
-      !Seconds("restart-time", flags.restart_time, &m.restart_time_s, &error) ||
-      !Seconds("job-restart-time", flags.job_restart_time, &m.task_restart_time_s, &error) ||
-      !Seconds("checkpoint-interval", flags.checkpoint_interval, &m.checkpoint_interval_s,
-               &error)) {
+  if (!ParseDurationFlag("node-mttf", flags.node_mttf, &m.node_mttf_s, &error) ||
+      !ParseDurationFlag("run-time", flags.run_time, &m.run_time_s, &error) ||
+      !ParseDurationFlag("restart-time", flags.restart_time, &m.restart_time_s, &error) ||
+      !ParseDurationFlag("job-restart-time", flags.job_restart_time, &m.task_restart_time_s,
+                         &error) ||
+      !ParseDurationFlag("checkpoint-interval", flags.checkpoint_interval, &m.checkpoint_interval_s,
+                         &error)) {
     err << "error: " << error << "\n";
     return 2;
   }

@@ -15,6 +15,7 @@
 
 #include "cmd/jobset_objects.h"
 #include "cmd/simulate_command.h"
+#include "cmd/simulate_inputs.h"
 #include "validation/loader.h"
 #include "validation/monte_carlo.h"
 
@@ -54,17 +55,6 @@ struct PolicyRun {
   MonteCarloResult result;
   MonteCarloResult with_check;  ///< With --node-check: the same model with the check on.
 };
-
-bool ParseDurationFlag(const std::string& flag, const std::string& text, double* out,
-                       std::string* error) {
-  if (text.empty()) return true;
-  std::string e;
-  if (!ParseGoDuration(text, out, &e)) {
-    *error = "--" + flag + ": " + e;
-    return false;
-  }
-  return true;
-}
 
 // The `model:` block of a scenario file, under the flags (flags win).
 bool ApplyScenarioModel(const std::string& path, SimulateFlags* flags, std::string* error) {

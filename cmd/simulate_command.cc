@@ -6,6 +6,7 @@
 
 #include "cmd/jobset_objects.h"
 #include "cmd/other_kinds.h"
+#include "cmd/simulate_inputs.h"
 #include "validation/loader.h"
 #include "validation/policy_engine.h"
 #include "validation/replay.h"
@@ -186,20 +187,12 @@ int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err
     steps.push_back(std::move(step));
   }
   if (!flags.scenario.empty()) {
-    SourceFile file;
-    if (!LoadFile(flags.scenario, LoadLimits{}, &file, &error)) {
-      err << "error: --scenario: " << error << "\n";
+    Node root;
+    if (!LoadScenarioFile(flags.scenario, &root, &error)) {
+      err << "error: --scenario " << error << "\n";
       return 2;
     }
-    if (file.documents.empty() || !file.documents[0].parsed) {
-      err << "error: --scenario " << flags.scenario << ": "
-          << (file.documents.empty() || file.documents[0].problems.empty()
-                  ? "empty file"
-                  : file.documents[0].problems[0].message)
-          << "\n";
-      return 2;
-    }
-    if (!ParseScenarioSteps(file.documents[0].root, &steps, &error)) {
+    if (!ParseScenarioSteps(root, &steps, &error)) {
       err << "error: --scenario " << flags.scenario << ": " << error << "\n";
       return 2;
     }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
 #include "validation/loader.h"
 #include "validation/monte_carlo.h"
@@ -390,26 +391,13 @@ void ReplayText(const VolcanoJob& job, const VolcanoReplayResult& result, std::o
 }
 
 bool ReadScenario(const std::string& path, std::vector<VolcanoStep>* steps, std::string* error) {
-  SourceFile file;
-  if (!LoadFile(path, LoadLimits{}, &file, error)) return false;
-  if (file.documents.empty() || !file.documents[0].parsed) {
-    *error = path + ": " +
-             (file.documents.empty() || file.documents[0].problems.empty()
-                  ? std::string("empty file")
-                  : file.documents[0].problems[0].message);
-    return false;
-  }
-  if (!ParseVolcanoScenario(file.documents[0].root, steps, error)) {
+  Node root;
+  if (!LoadScenarioFile(path, &root, error)) return false;
+  if (!ParseVolcanoScenario(root, steps, error)) {
     *error = path + ": " + *error;
     return false;
   }
   return true;
-}
-
-bool Duration(const char* flag, const std::string& text, double* out, std::string* error) {
-  if (ParseGoDuration(text, out, error)) return true;
-  *error = std::string("--") + flag + ": " + *error;
-  return false;
 }
 
 bool BuildModel(const SimulateFlags& flags, VolcanoFailureModel* m, std::string* error) {
@@ -427,12 +415,13 @@ bool BuildModel(const SimulateFlags& flags, VolcanoFailureModel* m, std::string*
   m->nodes = flags.nodes;
   m->runs = flags.runs;
   m->seed = flags.seed;
-  if (!Duration("node-mttf", flags.node_mttf, &m->node_mttf_s, error) ||
-      !Duration("run-time", flags.run_time, &m->run_time_s, error) ||
-      !Duration("restart-time", flags.restart_time, &m->restart_time_s, error) ||
-      !Duration("job-restart-time", flags.job_restart_time, &m->job_restart_time_s, error) ||
-      !Duration("checkpoint-interval", flags.checkpoint_interval, &m->checkpoint_interval_s,
-                error)) {
+  if (!ParseDurationFlag("node-mttf", flags.node_mttf, &m->node_mttf_s, error) ||
+      !ParseDurationFlag("run-time", flags.run_time, &m->run_time_s, error) ||
+      !ParseDurationFlag("restart-time", flags.restart_time, &m->restart_time_s, error) ||
+      !ParseDurationFlag("job-restart-time", flags.job_restart_time, &m->job_restart_time_s,
+                         error) ||
+      !ParseDurationFlag("checkpoint-interval", flags.checkpoint_interval,
+                         &m->checkpoint_interval_s, error)) {
     return false;
   }
   m->faults = DefaultVolcanoFaultMix();
