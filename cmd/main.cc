@@ -183,15 +183,18 @@ Exit status (diagnose): 0 no fault node in the verdict (or no check in the log),
 
 int main(int argc, char** argv) {
   std::string prog = ProgramName(argv[0]);
-  CLI::App app{"Validate, explain and simulate JobSet failure policies before they run.", prog};
+  CLI::App app{
+      "Validate, explain and simulate failure policies of JobSets, Volcano Jobs and "
+      "FrameworkController Frameworks before they run.",
+      prog};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(JOBSET_VERSION));
 
   jobset::LintFlags lint;
   CLI::App* lint_cmd = app.add_subcommand(
       "lint",
-      "Check JobSet and Volcano Job manifests as the API server with their CRDs and webhooks "
-      "would, and more.");
+      "Check JobSet, Volcano Job and Framework manifests as the API server with their CRDs and "
+      "webhooks would, and more.");
   lint_cmd->add_option("PATH", lint.paths, "Files, directories, or - for standard input");
   lint_cmd->add_flag("-R,--recursive", lint.recursive, "Descend into directories");
   lint_cmd
@@ -225,7 +228,8 @@ int main(int argc, char** argv) {
 
   jobset::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
-      "explain", "For every replicated job and failure reason: which rule fires and what happens.");
+      "explain",
+      "For every replicated job (task, task role) and failure: which rule fires and what happens.");
   explain_cmd->add_option("PATH", explain.path, "A manifest file, or - for standard input")
       ->required();
   explain_cmd->add_option("-o,--output", explain.output, "Output format")
@@ -237,7 +241,8 @@ int main(int argc, char** argv) {
 
   jobset::SimulateFlags sim;
   CLI::App* sim_cmd = app.add_subcommand(
-      "simulate", "Replay child-job failures through the JobSet controller's failure policy.");
+      "simulate",
+      "Replay failures through the controller's own algorithm, or estimate a policy's cost.");
   sim_cmd->add_option("PATH", sim.paths, "Manifest files (several only with --monte-carlo)");
   sim_cmd->add_option("--fail", sim.fail,
                       "RJOB/INDEX:REASON[:MESSAGE] (a Volcano Job: TASK/INDEX:EVENT[:EXITCODE]; "
