@@ -38,19 +38,12 @@ demo: build
 	@echo '$$ kubectl-jobset explain examples/training-fail-fast.yaml'
 	@$(BUILD)/kubectl-jobset explain examples/training-fail-fast.yaml
 	@for f in examples/failure-policies/[1-5]-*.yaml; do \
+	  case $$f in *scenario*) continue;; esac; \
 	  echo "$$ kubectl-jobset explain --feature-gates RestartJob=true $$f"; \
 	  $(BUILD)/kubectl-jobset explain --feature-gates RestartJob=true $$f; done
 	@echo '$$ kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml --scenario examples/failure-policies/3-scenario.yaml'
 	@$(BUILD)/kubectl-jobset simulate examples/failure-policies/3-unlimited-on-maintenance.yaml \
 	  --scenario examples/failure-policies/3-scenario.yaml
-	@echo '$$ kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301'
-	@$(BUILD)/kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301
-	@echo '$$ kubectl-jobset netcheck diagnose examples/netcheck/master.log'
-	@$(BUILD)/kubectl-jobset netcheck diagnose examples/netcheck/master.log || true
-	@echo '$$ kubectl-jobset simulate --monte-carlo --runs 1000 --nodes 2000 --node-mttf 8760h --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml'
-	@$(BUILD)/kubectl-jobset simulate --monte-carlo --runs 1000 --nodes 2000 --node-mttf 8760h \
-	  --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m \
-	  --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml
 	@echo
 	@for f in examples/volcano/[1-3]-*-*.yaml; do \
 	  case $$f in *scenario*) continue;; esac; \
@@ -77,6 +70,15 @@ demo: build
 	@echo '$$ kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo --node-mttf 720h --run-time 72h'
 	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
 	  --node-mttf 720h --run-time 72h
+	@echo
+	@echo '$$ kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301'
+	@$(BUILD)/kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301
+	@echo '$$ kubectl-jobset netcheck diagnose examples/netcheck/master.log'
+	@$(BUILD)/kubectl-jobset netcheck diagnose examples/netcheck/master.log || true
+	@echo '$$ kubectl-jobset simulate --monte-carlo --runs 1000 --nodes 2000 --node-mttf 8760h --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml'
+	@$(BUILD)/kubectl-jobset simulate --monte-carlo --runs 1000 --nodes 2000 --node-mttf 8760h \
+	  --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m \
+	  --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
