@@ -342,6 +342,9 @@ TEST_CASE("volcano create: C14 plugins, C15 volumes, C18 root queue, C20 DAG") {
               "volcano/volume", "spec.volumes[0].volumeClaimName",
               "invalid VolumeClaimName Bad_Name : [");
   ExpectClean(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: data\n"));
+  // The CRD does not require mountPath (spec §5: minLength only), so an absent one reaches C15.
+  ExpectError(Job("  volumes:\n  - volumeClaimName: a\n"), "volcano/volume",
+              "spec.volumes[0].mountPath", " mountPath is required;");
   // An empty mountPath is the CRD's minLength first.
   Findings fs = Lint(Job("  volumes:\n  - mountPath: \"\"\n    volumeClaimName: a\n"));
   CHECK(Find(fs, "schema/invalid"));
