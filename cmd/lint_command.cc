@@ -33,11 +33,15 @@ int ListRules(const LintFlags& flags, std::ostream& out) {
     out << nlohmann::ordered_json{{"rules", rules}}.dump(2) << "\n";
     return 0;
   }
-  out << std::left << std::setw(46) << "RULE" << std::setw(9) << "SEVERITY" << std::setw(10)
+  // The id column is as wide as the longest id, so no id runs into its severity.
+  size_t id_width = 4;
+  for (const RuleInfo& r : AllRules()) id_width = std::max(id_width, r.id.size());
+  const int id_col = static_cast<int>(id_width) + 2;
+  out << std::left << std::setw(id_col) << "RULE" << std::setw(9) << "SEVERITY" << std::setw(10)
       << "SOURCE"
       << "SUMMARY\n";
   for (const RuleInfo& r : AllRules()) {
-    out << std::setw(46) << r.id << std::setw(9) << SeverityName(r.severity) << std::setw(10)
+    out << std::setw(id_col) << r.id << std::setw(9) << SeverityName(r.severity) << std::setw(10)
         << RuleSourceName(r.source) << r.summary << "\n";
   }
   return 0;

@@ -284,17 +284,127 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
   }
 }
 
+// Replicated jobs whose Jobs are never created: one that depends on itself, or on one that
+// never starts. Admission lets dependsOn name only this or an earlier replicated job, so one
+// pass in order settles it; unknown names are admission errors and are left alone here.
+std::vector<bool> NeverStart(const JobSet& js) {
+  std::vector<bool> never(js.replicated_jobs.size(), false);
+  for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
+    for (const DependsOn& d : js.replicated_jobs[i].depends_on) {
+      for (size_t j = 0; j <= i; ++j) {
+        if (js.replicated_jobs[j].name != d.name) continue;
+        if (j == i || never[j]) never[i] = true;
+        break;
+      }
+    }
+  }
+  return never;
+}
+
+// dependsOn that waits forever: on the replicated job itself, or on one that never starts.
 void CheckDependsOn(const JobSet& js, FindingSink* sink) {
+  const std::vector<bool> never = NeverStart(js);
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
     const ReplicatedJob& rj = js.replicated_jobs[i];
     for (size_t k = 0; k < rj.depends_on.size(); ++k) {
-      if (rj.depends_on[k].name != rj.name) continue;
-      sink->Own("depends-on/self", kWarn, Child(Index(RJobPath(i, "dependsOn"), k), "name"),
-                "replicated job '" + rj.name +
-                    "' depends on itself: it waits for its own Jobs "
-                    "to be " +
-                    rj.depends_on[k].status + " before creating them, so it never starts");
+      const std::string field = Child(Index(RJobPath(i, "dependsOn"), k), "name");
+      const DependsOn& d = rj.depends_on[k];
+      if (d.name == rj.name) {
+        sink->Own("depends-on/self", kWarn, field,
+                  "replicated job '" + rj.name + "' depends on itself: it waits for its own Jobs " +
+                      "to be " + d.status + " before creating them, so it never starts");
+        continue;
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (js.replicated_jobs[j].name != d.name) continue;
+        if (never[j]) {
+          sink->Own("depends-on/never-starts", kWarn, field,
+                    "replicated job '" + rj.name + "' depends on '" + d.name +
+                        "', which never starts, so its Jobs are never created either",
+                    RJobPath(j, "dependsOn"));
+        }
+        break;
+      }
     }
+  }
+}
+
+// A success policy no run can meet, or one met too early. The controller checks it only once a
+// child Job has succeeded, and completes the JobSet when the succeeded Jobs of the targeted
+// replicated jobs (all of them when no target is named) number at least 1 (Any), or at least
+// the sum of the targets' replicas (All).
+void CheckSuccessPolicy(const JobSet& js, FindingSink* sink) {
+  const SuccessPolicy policy = js.success_policy.value_or(SuccessPolicy{});
+  const std::vector<bool> never = NeverStart(js);
+  std::vector<size_t> targets;
+  bool any_jobs = false;
+  for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
+    const ReplicatedJob& rj = js.replicated_jobs[i];
+    if (rj.replicas > 0 && !never[i]) any_jobs = true;
+    if (policy.target_replicated_jobs.empty() || Contains(policy.target_replicated_jobs, rj.name)) {
+      targets.push_back(i);
+    }
+  }
+  if (targets.empty()) return;  // Unknown targets: success-policy/unknown-target.
+  const std::string locate = policy.target_replicated_jobs.empty()
+                                 ? "spec.successPolicy.operator"
+                                 : "spec.successPolicy.targetReplicatedJobs";
+  if (!any_jobs) {
+    sink->Own("success-policy/never-met", kWarn, locate,
+              "successPolicy can never be met: no replicated job ever creates a Job (replicas 0, "
+              "or a dependsOn that never clears), so no Job succeeds and the JobSet never "
+              "completes");
+    return;
+  }
+  std::string blocked, related;
+  bool all_zero = true;
+  for (size_t i : targets) {
+    const ReplicatedJob& rj = js.replicated_jobs[i];
+    if (rj.replicas > 0) all_zero = false;
+    if (rj.replicas > 0 && !never[i]) {
+      blocked.clear();
+      break;
+    }
+    if (related.empty()) related = RJobPath(i, rj.replicas <= 0 ? "replicas" : "dependsOn");
+    blocked += (blocked.empty() ? "'" : ", '") + rj.name + "'" +
+               (rj.replicas <= 0 ? " has replicas 0" : " never starts");
+  }
+  if (blocked.empty()) return;  // A target creates Jobs.
+  if (policy.op == "Any") {
+    sink->Own(
+        "success-policy/never-met", kWarn, locate,
+        "successPolicy Any can never be met: no targeted replicated job ever creates a Job (" +
+            blocked + "), so the JobSet never completes",
+        related);
+  } else if (all_zero) {
+    sink->Own("success-policy/premature", kWarn, locate,
+              "successPolicy All targets only replicated jobs with replicas 0 (" + blocked +
+                  "): it expects 0 successes, so the first Job of any other replicated job to "
+                  "succeed completes the JobSet and its running Jobs are deleted",
+              related);
+  }
+  // All with a target that never starts: depends-on/self or depends-on/never-starts says so.
+}
+
+// A restart with no budget: maxRestarts 0 (the default) makes the first counted restart fail the
+// JobSet with ReachedMaxRestarts, so a RestartJobSet or RestartJob rule acts as FailJobSet, and
+// in-place restarts fail the JobSet at the first container restart.
+void CheckRestartBudget(const JobSet& js, FindingSink* sink) {
+  if (js.failure_policy->max_restarts != 0) return;
+  if (InPlace(js)) {
+    sink->Own("failure-policy/restart-without-budget", kWarn, "spec.failurePolicy.maxRestarts",
+              "maxRestarts is 0 with restartStrategy InPlaceRestart: the first container restart "
+              "fails the JobSet with ReachedMaxRestarts, so nothing is ever restarted in place",
+              "spec.failurePolicy.restartStrategy");
+    return;
+  }
+  for (size_t k = 0; k < js.failure_policy->rules.size(); ++k) {
+    const FailurePolicyRule& rule = js.failure_policy->rules[k];
+    if (rule.action != "RestartJobSet" && rule.action != "RestartJob") continue;
+    sink->Own("failure-policy/restart-without-budget", kWarn, Child(Index(kRules, k), "action"),
+              "rule '" + rule.name + "' never restarts anything: maxRestarts is 0, so its first " +
+                  rule.action + " fails the JobSet with ReachedMaxRestarts, as FailJobSet would",
+              "spec.failurePolicy.maxRestarts");
   }
 }
 
@@ -367,8 +477,10 @@ void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* s
   JobSet js = DecodeJobSet(object);
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) CheckJobTemplate(js, r, sink);
   CheckDependsOn(js, sink);
+  CheckSuccessPolicy(js, sink);
   if (!js.failure_policy) return;
   CheckMaxRestarts(js, sink);
+  CheckRestartBudget(js, sink);
   CheckPatterns(js, sink);
   CheckUnreachableReasons(js, sink);
   CheckShadowedRules(js, sink);

@@ -287,6 +287,105 @@ TEST_CASE("analysis: a replicated job that depends on itself never starts") {
   CHECK(Only(ok, "depends-on/self").empty());
 }
 
+TEST_CASE("analysis: success policies that are never met, or met too early") {
+  // Four replicated jobs: `init` (replicas INIT), `train` depending on DEP, `eval` on train, and
+  // `extra` (replicas EXTRA).
+  std::string yaml =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+      "kind: JobSet\n"
+      "metadata: {name: never}\n"
+      "spec:\n"
+      "  successPolicy: {operator: OP, targetReplicatedJobs: [TARGETS]}\n"
+      "  replicatedJobs:\n"
+      "  - name: init\n"
+      "    replicas: INIT\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n"
+      "  - name: train\n"
+      "    dependsOn: [{name: DEP, status: Complete}]\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n"
+      "  - name: eval\n"
+      "    dependsOn: [{name: train, status: Ready}]\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n"
+      "  - name: extra\n"
+      "    replicas: EXTRA\n"
+      "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n";
+  auto make = [&](const char* op, const char* targets, const char* init, const char* dep,
+                  const char* extra = "1") {
+    std::string y = yaml;
+    for (auto [key, value] :
+         {std::pair{"OP", op}, std::pair{"TARGETS", targets}, std::pair{"INIT", init},
+          std::pair{"DEP", dep}, std::pair{"EXTRA", extra}}) {
+      y.replace(y.find(key), std::string_view(key).size(), value);
+    }
+    return y;
+  };
+  SUBCASE("Any whose only target has replicas 0") {
+    auto f = Only(make("Any", "init", "0", "init"), "success-policy/never-met");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].field == "spec.successPolicy.targetReplicatedJobs");
+    CHECK(f[0].mark.line == 5);
+    CHECK(f[0].message.find("('init' has replicas 0)") != std::string::npos);
+    CHECK(f[0].note.find("line 8") != std::string::npos);  // init's replicas
+    CHECK(Only(make("Any", "init", "1", "init"), "success-policy/never-met").empty());
+    // Another target that creates Jobs is enough for Any.
+    CHECK(Only(make("Any", "init, train", "0", "init"), "success-policy/never-met").empty());
+  }
+  SUBCASE("Any whose targets are all blocked names each") {
+    auto f = Only(make("Any", "init, eval", "0", "train"), "success-policy/never-met");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].message.find("('init' has replicas 0, 'eval' never starts)") != std::string::npos);
+    CHECK(Only(make("Any", "init, eval", "0", "init"), "success-policy/never-met").empty());
+  }
+  SUBCASE("no replicated job ever creates a Job") {
+    // init and extra have no replicas, train waits for itself, eval for train.
+    auto f = Only(make("All", "init", "0", "train", "0"), "success-policy/never-met");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].message.find("no replicated job ever creates a Job") != std::string::npos);
+    CHECK(Only(make("All", "init", "1", "train", "0"), "success-policy/never-met").empty());
+  }
+  SUBCASE("All over replicas-0 targets is met by the first success of another job") {
+    auto f = Only(make("All", "init", "0", "init"), "success-policy/premature");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].field == "spec.successPolicy.targetReplicatedJobs");
+    CHECK(f[0].message.find("expects 0 successes") != std::string::npos);
+    CHECK(Only(make("All", "init", "2", "init"), "success-policy/premature").empty());
+    // All waiting for a target that never starts is the dependsOn rules' finding, not this one.
+    CHECK(Only(make("All", "eval", "1", "train"), "success-policy/premature").empty());
+    CHECK(Only(make("All", "eval", "1", "train"), "success-policy/never-met").empty());
+  }
+  SUBCASE("a replicated job behind one that never starts") {
+    std::string bad = make("All", "eval", "1", "train");
+    auto f = Only(bad, "depends-on/never-starts");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].field == "spec.replicatedJobs[2].dependsOn[0].name");
+    CHECK(f[0].mark.line == 14);
+    CHECK(f[0].message.find("'eval' depends on 'train', which never starts") != std::string::npos);
+    CHECK(Only(bad, "depends-on/self").size() == 1);  // the root, train, once
+    CHECK(Only(make("All", "eval", "1", "init"), "depends-on/never-starts").empty());
+  }
+}
+
+TEST_CASE("analysis: a restart with a budget of 0 fails the JobSet instead") {
+  const std::string rules =
+      "    rules:\n"
+      "    - name: restartWorkers\n"
+      "      action: RestartJobSet\n"
+      "    - name: ignoreMax\n"
+      "      action: RestartJobSetAndIgnoreMaxRestarts\n";
+  auto f = Only(Manifest("  failurePolicy:\n" + rules), "failure-policy/restart-without-budget");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].field == "spec.failurePolicy.rules[0].action");
+  CHECK(f[0].message.find("rule 'restartWorkers' never restarts anything") != std::string::npos);
+  CHECK(Only(Manifest("  failurePolicy:\n    maxRestarts: 0\n" + rules),
+             "failure-policy/restart-without-budget")
+            .size() == 1);
+  CHECK(Only(Manifest("  failurePolicy:\n    maxRestarts: 2\n" + rules),
+             "failure-policy/restart-without-budget")
+            .empty());
+  // failurePolicy: {} is the plain fail-fast policy: no restart rule, nothing to say.
+  CHECK(Only(Manifest("  failurePolicy: {}\n"), "failure-policy/restart-without-budget").empty());
+}
+
 }  // namespace jobset
 
 namespace jobset {
@@ -386,6 +485,15 @@ TEST_CASE("analysis: in-place restarts spend maxRestarts on container restarts")
                   "failure-policy/negative-max-restarts", gates);
   REQUIRE(neg.size() == 1);
   CHECK(neg[0].message.find("first reconcile") != std::string::npos);
+  // With a budget of 0 the first container restart fails the JobSet.
+  auto zero = Only(Manifest("  failurePolicy:\n"
+                            "    restartStrategy: InPlaceRestart\n",
+                            job),
+                   "failure-policy/restart-without-budget", gates);
+  REQUIRE(zero.size() == 1);
+  CHECK(zero[0].field == "spec.failurePolicy.maxRestarts");
+  CHECK(zero[0].message.find("nothing is ever restarted in place") != std::string::npos);
+  CHECK(Only(in_place, "failure-policy/restart-without-budget", gates).empty());
 }
 
 }  // namespace jobset

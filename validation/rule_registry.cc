@@ -28,7 +28,8 @@ const std::vector<RuleInfo>& AllRules() {
       {"schema/required", S::kError, R::kSchema, "A required field is missing."},
       {"schema/minimum", S::kError, R::kSchema,
        "A number is below its minimum (or above its maximum)."},
-      {"schema/max-items", S::kError, R::kSchema, "A list has more items than allowed."},
+      {"schema/max-items", S::kError, R::kSchema,
+       "A list has more items than allowed (or fewer: minItems)."},
       {"schema/invalid", S::kError, R::kSchema, "A value breaks another schema constraint."},
       {"schema/duplicate-key", S::kError, R::kSchema,
        "Two items of a keyed list (replicatedJobs, dependsOn) share a name."},
@@ -136,6 +137,14 @@ const std::vector<RuleInfo>& AllRules() {
        "A Job template field holds a value the Job API does not support."},
       {"depends-on/self", S::kWarning, R::kAnalysis,
        "A replicated job depends on itself and never starts."},
+      {"depends-on/never-starts", S::kWarning, R::kAnalysis,
+       "A replicated job depends on one that never starts, so it never starts either."},
+      {"success-policy/never-met", S::kWarning, R::kAnalysis,
+       "The success policy waits for Jobs that are never created: the JobSet never completes."},
+      {"success-policy/premature", S::kWarning, R::kAnalysis,
+       "successPolicy All targets only replicas-0 jobs: the first Job to succeed completes it."},
+      {"failure-policy/restart-without-budget", S::kWarning, R::kAnalysis,
+       "maxRestarts 0 with a restart action or in-place restarts: the first restart fails."},
       // Volcano batch.volcano.sh/v1alpha1 Job (validation/volcano_*.cc): ids volcano/*.
       // The CRD schema (schemas/volcano.v1alpha1.json) reports through schema/* and
       // metadata/name; the validating webhook (CREATE, then UPDATE):
