@@ -23,11 +23,14 @@ bool Contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// True when every element of `inner` is in `outer`; an empty list means "everything".
-bool Covers(const std::vector<std::string>& outer, const std::vector<std::string>& inner) {
+// True when every element of `inner` is in `outer`; an empty list means "everything", which is
+// `all` when the values are a known finite set (replicated job names) and unbounded otherwise.
+bool Covers(const std::vector<std::string>& outer, const std::vector<std::string>& inner,
+            const std::vector<std::string>& all = {}) {
   if (outer.empty()) return true;
-  if (inner.empty()) return false;
-  return std::all_of(inner.begin(), inner.end(),
+  const std::vector<std::string>& in = inner.empty() ? all : inner;
+  if (in.empty()) return false;
+  return std::all_of(in.begin(), in.end(),
                      [&](const std::string& s) { return Contains(outer, s); });
 }
 
@@ -82,6 +85,10 @@ std::string WhyReasonUnreachable(const ReplicatedJob& rj, std::string_view reaso
   }
   if (reason == "MaxFailedIndexesExceeded" && !rj.max_failed_indexes) {
     return "its Job template sets no maxFailedIndexes";
+  }
+  if (reason == "MaxFailedIndexesExceeded" && !rj.backoff_limit_per_index) {
+    return "its Job template sets maxFailedIndexes without backoffLimitPerIndex, which the Job "
+           "API refuses";
   }
   if (reason == "PodFailurePolicy" && !HasFailJobRule(rj.job_spec)) {
     return "its Job template has no podFailurePolicy rule with action FailJob";
@@ -139,6 +146,11 @@ void CheckUnreachableReasons(const JobSet& js, FindingSink* sink) {
 
 void CheckShadowedRules(const JobSet& js, FindingSink* sink) {
   const auto& rules = js.failure_policy->rules;
+  // A rule without targets applies to every replicated job, which is a list an earlier rule can
+  // name in full. (Reasons have no such list: a Job failing with an empty reason matches only a
+  // rule without reasons.)
+  std::vector<std::string> all_rjobs;
+  for (const ReplicatedJob& rj : js.replicated_jobs) all_rjobs.push_back(rj.name);
   for (size_t j = 1; j < rules.size(); ++j) {
     for (size_t i = 0; i < j; ++i) {
       const FailurePolicyRule& a = rules[i];
@@ -150,7 +162,8 @@ void CheckShadowedRules(const JobSet& js, FindingSink* sink) {
           (!b.on_job_failure_message_patterns.empty() &&
            Covers(a.on_job_failure_message_patterns, b.on_job_failure_message_patterns));
       if (!Covers(a.on_job_failure_reasons, b.on_job_failure_reasons) ||
-          !Covers(a.target_replicated_jobs, b.target_replicated_jobs) || !patterns_cover) {
+          !Covers(a.target_replicated_jobs, b.target_replicated_jobs, all_rjobs) ||
+          !patterns_cover) {
         continue;
       }
       // Names may repeat (an error of their own): then say which rules by index.
@@ -208,6 +221,13 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
                   "': backoffLimitPerIndex requires completionMode Indexed",
               Child(spec, "completionMode"));
   }
+  if (rj.max_failed_indexes && !rj.backoff_limit_per_index) {
+    sink->Own("job-template/max-failed-indexes-without-backoff-limit-per-index", kWarn,
+              Child(spec, "maxFailedIndexes"),
+              "the Job API refuses every child Job of '" + rj.name +
+                  "': maxFailedIndexes can only be set together with backoffLimitPerIndex",
+              spec);
+  }
   if (!pfp || !pfp->is_map()) return;
   std::string restart_policy =
       rj.pod_spec ? std::string(rj.pod_spec->StringOr("restartPolicy")) : std::string();
@@ -250,7 +270,8 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
       sink->Own("job-template/fail-index-without-backoff-limit-per-index", kWarn,
                 Child(base, "action"),
                 "the Job API refuses every child Job of '" + rj.name +
-                    "': action FailIndex needs backoffLimitPerIndex in the Job template");
+                    "': action FailIndex needs backoffLimitPerIndex in the Job template",
+                spec);
     }
     const Node* codes = rule.Find("onExitCodes");
     if (!codes || !codes->is_map()) continue;
@@ -468,7 +489,8 @@ void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, Find
   sink->Own("failure-policy/max-restarts-unused", kWarn, "spec.failurePolicy.maxRestarts",
             "maxRestarts is " + std::to_string(js.failure_policy->max_restarts) +
                 " but no failure can use it: every failure the Job templates can produce "
-                "resolves to FailJobSet or an action that ignores maxRestarts");
+                "resolves to FailJobSet or an action that ignores maxRestarts",
+            js.failure_policy->rules.empty() ? std::string() : std::string(kRules));
 }
 
 }  // namespace

@@ -110,21 +110,35 @@ TEST_CASE("analysis: reasons the Job template cannot produce") {
       "  failurePolicy:\n"
       "    rules:\n"
       "    - action: RestartJobSetAndIgnoreMaxRestarts\n"
-      "      onJobFailureReasons: [PodFailurePolicy, DeadlineExceeded, FailedIndexes]\n";
+      "      onJobFailureReasons: [PodFailurePolicy, DeadlineExceeded, FailedIndexes,\n"
+      "        MaxFailedIndexesExceeded]\n";
   auto f = Only(Manifest(policy), "failure-policy/unreachable-reason");
-  REQUIRE(f.size() == 3);
+  REQUIRE(f.size() == 4);
   CHECK(f[0].field == "spec.failurePolicy.rules[0].onJobFailureReasons[0]");
   CHECK(f[0].message ==
         "rule 'failurePolicyRule0' waits for reason PodFailurePolicy, which replicated job "
         "'workers' cannot fail with: its Job template has no podFailurePolicy rule with action "
         "FailJob");
-  CHECK(f[0].note == "see spec.replicatedJobs[0].template.spec (line 15, column 9)");
+  CHECK(f[0].note == "see spec.replicatedJobs[0].template.spec (line 16, column 9)");
   CHECK(f[1].message.find("activeDeadlineSeconds") != std::string::npos);
   CHECK(f[2].message.find("backoffLimitPerIndex") != std::string::npos);
+  CHECK(f[3].message.find("sets no maxFailedIndexes") != std::string::npos);
+  // maxFailedIndexes alone: the Job API refuses the Job, so the reason never comes either.
+  auto alone = Only(Manifest(policy, "maxFailedIndexes: 1\n"), "failure-policy/unreachable-reason");
+  REQUIRE(alone.size() == 4);
+  CHECK(alone[3].message.find("without backoffLimitPerIndex") != std::string::npos);
+  auto refused = Only(Manifest("", "maxFailedIndexes: 1\n"),
+                      "job-template/max-failed-indexes-without-backoff-limit-per-index");
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].field == "spec.replicatedJobs[0].template.spec.maxFailedIndexes");
+  CHECK(Only(Manifest("", "maxFailedIndexes: 1\nbackoffLimitPerIndex: 1\n"),
+             "job-template/max-failed-indexes-without-backoff-limit-per-index")
+            .empty());
   // The twin: a template that can produce each reason.
   std::string job = std::string(kPfp) +
                     "activeDeadlineSeconds: 3600\n"
-                    "backoffLimitPerIndex: 1\n";
+                    "backoffLimitPerIndex: 1\n"
+                    "maxFailedIndexes: 1\n";
   CHECK(Only(Manifest(policy, job), "failure-policy/unreachable-reason").empty());
 }
 
@@ -167,6 +181,28 @@ TEST_CASE("analysis: a rule after one that covers it never fires") {
       "      onJobFailureMessagePatterns: [\"exit code 143\"]\n"
       "    - action: FailJobSet\n");
   CHECK(Only(conditional, "failure-policy/shadowed-rule").empty());
+  // An earlier rule naming every replicated job covers a later rule without targets (the
+  // Manifest has one replicated job, workers).
+  std::string all_named = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - name: everyJob\n"
+      "      action: RestartJobSet\n"
+      "      targetReplicatedJobs: [workers]\n"
+      "    - name: anything\n"
+      "      action: FailJobSet\n");
+  auto all = Only(all_named, "failure-policy/shadowed-rule");
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].field == "spec.failurePolicy.rules[1].name");
+  // But not a later rule without reasons: a Job failing with an empty reason matches only it.
+  std::string reasons_named = Manifest(
+      "  failurePolicy:\n"
+      "    rules:\n"
+      "    - action: RestartJobSet\n"
+      "      onJobFailureReasons: [BackoffLimitExceeded, DeadlineExceeded, FailedIndexes,\n"
+      "        MaxFailedIndexesExceeded, PodFailurePolicy]\n"
+      "    - action: FailJobSet\n");
+  CHECK(Only(reasons_named, "failure-policy/shadowed-rule").empty());
 }
 
 TEST_CASE("analysis: negative maxRestarts") {

@@ -129,6 +129,8 @@ const std::vector<RuleInfo>& AllRules() {
        "A FailIndex pod failure policy rule without backoffLimitPerIndex."},
       {"job-template/backoff-limit-per-index-not-indexed", S::kWarning, R::kAnalysis,
        "backoffLimitPerIndex on a NonIndexed Job, which the Job API refuses."},
+      {"job-template/max-failed-indexes-without-backoff-limit-per-index", S::kWarning, R::kAnalysis,
+       "maxFailedIndexes without backoffLimitPerIndex, which the Job API refuses."},
       {"failure-policy/unbounded-restarts", S::kWarning, R::kAnalysis,
        "An application error leads to a restart that ignores maxRestarts: a bug loops forever."},
       {"failure-policy/max-restarts-unused", S::kWarning, R::kAnalysis,
