@@ -1032,8 +1032,8 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
                 ca <= 1.25 ? "met" : "NOT met", l.Best() / a.Best());
     std::printf("ratio (b)/(a) = %.2f   (wall-clock ratio %.2f)\n", ba, b.Best() / a.Best());
     std::printf("share of (c) spent in (b), parsing YAML into the model = %.0f%%\n", 100 * bc);
-    std::printf("share of (c) that is yaml-cpp's own parsing (a) = %.0f%%\n",
-                100 * a.BestCpu() / l.BestCpu());
+    std::printf("yaml-cpp's event parser alone (a) takes %.2fx the full lint (c)\n",
+                a.BestCpu() / l.BestCpu());
     std::printf("JobSets per second per core, full lint: %.0f\n",
                 static_cast<double>(c.objects) / l.BestCpu());
     j["ratio_c_a"] = ca;
@@ -1046,7 +1046,7 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
     std::printf("\nphases of (c), CPU time per call (one pass; LintSource's own total %.3f s)\n",
                 ph.lint_source);
     std::vector<std::pair<const char*, double>> parts = {
-        {"ParseSource (yaml-cpp + tree)", ph.parse},
+        {"ParseSource (fast path / yaml-cpp + tree)", ph.parse},
         {"copy of the object (Node defaulted = object)", ph.copy},
         {"defaults (CRD + webhook)", ph.defaults},
         {"ValidateSchema (valijson)", ph.schema},

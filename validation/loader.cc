@@ -18,6 +18,8 @@
 #include <map>
 #include <streambuf>
 
+#include "validation/fast_yaml.h"
+
 namespace jobset {
 namespace {
 
@@ -557,6 +559,28 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
           return std::string(buf);
         }() + " (Kubernetes manifests must be UTF-8)"));
     return;
+  }
+  // Most manifests are plain block YAML, which the fast path reads with the same events and
+  // marks as yaml-cpp; anything else (and any limit it meets) goes through yaml-cpp.
+  {
+    TreeBuilder builder(limits, chunk.line);
+    bool fast = false;
+    try {
+      fast = FastParseYaml(std::string_view(text).substr(chunk.begin, chunk.end - chunk.begin),
+                           &builder);
+    } catch (const LimitExceeded&) {
+      fast = false;
+    }
+    if (fast && builder.has_root()) {
+      Node root = builder.TakeRoot();
+      if (root.is_null()) return;
+      Document& d = new_doc(root.mark);
+      d.root = std::move(root);
+      d.parsed = true;
+      d.problems = builder.TakeWarnings();
+      d.aliases = builder.aliases();
+      return;
+    }
   }
   MemoryBuf buf(text.data() + chunk.begin, text.data() + chunk.end);
   std::istream in(&buf);
