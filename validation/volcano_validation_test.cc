@@ -406,6 +406,74 @@ TEST_CASE("volcano create: the CRD schema rules") {
         "spec.tasks[0].template.spec.containers[0].imagePullPolicyy");
 }
 
+// The CRD bounds, each rejected one past the limit and admitted exactly at it (spec §5).
+TEST_CASE("volcano create: CRD schema bounds, rejected past the limit, admitted at it") {
+  // The schema finding for `field`, with the apiserver's message fragment.
+  auto rejected = [](const std::string& yaml, std::string_view rule, std::string_view field,
+                     std::string_view fragment) {
+    CAPTURE(field);
+    Findings fs = Lint(yaml);
+    const Finding* f = Find(fs, rule);
+    REQUIRE_MESSAGE(f, rule << " not reported");
+    CHECK(f->severity == Severity::kError);
+    CHECK(f->field == field);
+    CHECK_MESSAGE(f->upstream.find(fragment) != std::string::npos, f->upstream);
+  };
+  // No schema finding at all (the webhook may still have its say).
+  auto admitted = [](const std::string& yaml) {
+    for (const Finding& f : Lint(yaml)) {
+      CHECK_MESSAGE(f.rule.substr(0, 7) != "schema/", f.rule << " " << f.field);
+    }
+  };
+  const std::string q253 = std::string(253, 'q');
+  rejected(Job("  queue: " + q253 + "q\n"), "schema/invalid", "spec.queue",
+           "spec.queue: Too long: may not be more than 253 bytes");
+  admitted(Job("  queue: " + q253 + "\n"));
+  ExpectClean(Job("  queue: " + q253 + "\n"));
+
+  const std::string t63 = std::string(63, 't');
+  rejected(Job("", Task(t63 + "t", 1)), "schema/invalid", "spec.tasks[0].name",
+           "spec.tasks[0].name: Too long: may not be more than 63 bytes");
+  // 63 characters pass the CRD, but the pod name demo-<task>-0 is then too long for C7.
+  admitted(Job("", Task(t63, 1)));
+  ExpectError(Job("", Task(t63, 1)), "volcano/pod-name", "spec.tasks[0].name",
+              "must be no more than 63 characters");
+
+  rejected(
+      Job("",
+          Task("w", 1, "    partitionPolicy:\n      totalPartitions: 1\n      partitionSize: 0\n")),
+      "schema/minimum", "spec.tasks[0].partitionPolicy.partitionSize",
+      "should be greater than or equal to 1");
+  ExpectClean(Job("", Task("w", 1,
+                           "    partitionPolicy:\n      totalPartitions: 1\n"
+                           "      partitionSize: 1\n")));
+
+  rejected(Job("", Task("w", 1,
+                        "    partitionPolicy:\n      totalPartitions: 1\n      partitionSize: 1\n"
+                        "      minPartitions: -1\n")),
+           "schema/minimum", "spec.tasks[0].partitionPolicy.minPartitions",
+           "should be greater than or equal to 0");
+  ExpectClean(Job("", Task("w", 1,
+                           "    partitionPolicy:\n      totalPartitions: 1\n"
+                           "      partitionSize: 1\n      minPartitions: 0\n")));
+
+  rejected(Job("  networkTopology:\n    mode: hard\n    highestTierAllowed: -1\n"),
+           "schema/minimum", "spec.networkTopology.highestTierAllowed",
+           "should be greater than or equal to 0");
+  ExpectClean(Job("  networkTopology:\n    mode: hard\n    highestTierAllowed: 0\n"));
+
+  const std::string v253 = std::string(253, 'v');
+  rejected(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: " + v253 + "v\n"),
+           "schema/invalid", "spec.volumes[0].volumeClaimName",
+           "spec.volumes[0].volumeClaimName: Too long: may not be more than 253 bytes");
+  ExpectClean(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: " + v253 + "\n"));
+
+  // The enum holds for each item of the plural `events` too, not only for `event`.
+  rejected(Job("  policies:\n  - events: [PodFailed, PodCrashed]\n    action: RestartJob\n"),
+           "schema/enum", "spec.policies[0].events[1]", "Unsupported value: \"PodCrashed\"");
+  ExpectClean(Job("  policies:\n  - events: [PodFailed, PodEvicted]\n    action: RestartJob\n"));
+}
+
 // --- UPDATE ---------------------------------------------------------------------------------
 
 Findings Update(const std::string& old_yaml, const std::string& new_yaml) {
@@ -463,6 +531,12 @@ TEST_CASE("volcano update: each rule, first error only") {
                           "      partitionSize: 4\n"))),
       "volcano/partition-policy", "spec.tasks[0].replicas",
       "'Replicas' are not equal to TotalPartitions*PartitionSize in task: w, job: demo");
+  // A claim name the user chose (no volumeClaim template) is immutable.
+  one(Update(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: data\n"),
+             Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: other\n")),
+      "volcano/update-immutable", "spec",
+      "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under "
+      "spec` and `PriorityClassName`");
   // The schema comes first: a negative replica count is the CRD's.
   Findings fs = Update(old_job, Job("  minAvailable: 2\n", Task("w", -1)));
   REQUIRE(!fs.empty());
