@@ -497,6 +497,77 @@ TEST_CASE("volcano update: the mutable fields may change") {
             .empty());
 }
 
+TEST_CASE("volcano update: quantities compare by value, an empty Go map as absent") {
+  const std::string immutable = "volcano/update-immutable";
+  // A task whose container asks for `resources` (YAML lines at the container's indentation).
+  auto with = [](const std::string& resources) {
+    return Job("",
+               "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+               "        containers:\n        - name: main\n          image: busybox\n" +
+                   resources);
+  };
+  auto same = [&](const std::string& a, const std::string& b) {
+    CAPTURE(a);
+    CAPTURE(b);
+    CHECK(Update(with(a), with(b)).empty());
+  };
+  auto changed = [&](const std::string& a, const std::string& b) {
+    CAPTURE(a);
+    CAPTURE(b);
+    Findings fs = Update(with(a), with(b));
+    REQUIRE(fs.size() == 1);
+    CHECK(fs[0].rule == immutable);
+    CHECK(fs[0].field == "spec");
+  };
+  const std::string cpu = "          resources:\n            requests:\n              cpu: ";
+  same(cpu + "1\n", cpu + "1000m\n");
+  same(cpu + "1\n", cpu + "\"1\"\n");
+  same(cpu + "0.5\n", cpu + "500m\n");
+  same(cpu + "1.5k\n", cpu + "1500\n");
+  same(cpu + "2e3\n", cpu + "2k\n");
+  same(cpu + "100n\n", cpu + "0.0000001\n");
+  // Below a nano, ParseQuantity rounds up.
+  same(cpu + "0.0000000001\n", cpu + "1n\n");
+  const std::string mem = "          resources:\n            limits:\n              memory: ";
+  same(mem + "1Gi\n", mem + "1073741824\n");
+  same(mem + "1Gi\n", mem + "1024Mi\n");
+  same(mem + "0.5Ki\n", mem + "512\n");
+  same(mem + "1M\n", mem + "1000k\n");
+  // A real change is still one, as are 1G and 1Gi, and a different sign.
+  changed(cpu + "1\n", cpu + "2\n");
+  changed(cpu + "1\n", cpu + "1001m\n");
+  changed(mem + "1G\n", mem + "1Gi\n");
+  changed(cpu + "1\n", cpu + "-1\n");
+  // Not a quantity: compared as written.
+  changed(cpu + "one\n", cpu + "\"1\"\n");
+  same(cpu + "one\n", cpu + "one\n");
+  // Quantities only where the API has them: an env value "1" is not "1000m".
+  changed("          env:\n          - name: N\n            value: \"1\"\n",
+          "          env:\n          - name: N\n            value: 1000m\n");
+  // Maps in Go: empty and absent are equal; so are `limits: {}` and no limits.
+  same("          resources:\n            limits: {}\n", "          resources: {}\n");
+  same("          resources: {}\n",
+       "          resources:\n            requests: {}\n            limits: {}\n");
+  CHECK(Update(Job("  plugins: {}\n"), Job("")).empty());
+  CHECK(Update(Job(""), Job("  plugins: {}\n")).empty());
+  CHECK(Update(Job("", Task("w", 1, "    template:\n      metadata:\n        labels: {}\n")),
+               Job("", Task("w", 1)))
+            .empty());
+  // A plugin entry is a key of the map, not a field: `ssh: []` is not an absent ssh.
+  Findings fs = Update(Job("  plugins:\n    ssh: []\n"), Job("  plugins: {}\n"));
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == immutable);
+  // A pointer to a struct: `securityContext: {}` is not absent.
+  changed("          securityContext: {}\n", "");
+  fs = Update(Job("", Task("w", 1)),
+              Job("",
+                  "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+                  "        securityContext: {}\n        containers:\n        - name: main\n"
+                  "          image: busybox\n"));
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == immutable);
+}
+
 TEST_CASE("volcano update: each rule, first error only") {
   std::string old_job = Job("  minAvailable: 2\n", Task("w", 2));
   auto one = [](const Findings& fs, std::string_view rule, std::string_view field,
