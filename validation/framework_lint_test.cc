@@ -137,6 +137,62 @@ TEST_CASE("framework lint: the CRD's enum, types and bounds") {
   CHECK(Only(list, "framework/type")->field == "spec.taskRoles");
 }
 
+TEST_CASE("framework lint: task-level bounds, rejected past the limit, admitted at it") {
+  auto errors = [](const std::vector<Finding>& fs) {
+    std::vector<std::string> out;
+    for (const Finding& f : fs) {
+      if (f.severity == Severity::kError) out.push_back(f.rule + " " + f.field + ": " + f.message);
+    }
+    return out;
+  };
+  const std::string retry = "retryPolicy: {fancyRetryPolicy: false, maxRetryCount: 0}";
+  CHECK(errors(Lint(
+            Patched({{retry, "retryPolicy: {fancyRetryPolicy: false, maxRetryCount: -3}"}}))) ==
+        std::vector<std::string>{
+            "framework/minimum spec.taskRoles[0].task.retryPolicy.maxRetryCount: "
+            "spec.taskRoles[0].task.retryPolicy.maxRetryCount: Invalid value: -3: "
+            "spec.taskRoles[0].task.retryPolicy.maxRetryCount in body should be greater than or "
+            "equal to -2"});
+  CHECK(
+      errors(Lint(Patched({{retry, "retryPolicy: {fancyRetryPolicy: false, maxRetryCount: -2}"}})))
+          .empty());
+
+  CHECK(errors(Lint(Patched({{"minFailedTaskCount: 1", "minFailedTaskCount: -2"}}))) ==
+        std::vector<std::string>{
+            "framework/minimum spec.taskRoles[0].frameworkAttemptCompletionPolicy."
+            "minFailedTaskCount: spec.taskRoles[0].frameworkAttemptCompletionPolicy."
+            "minFailedTaskCount: Invalid value: -2: spec.taskRoles[0]."
+            "frameworkAttemptCompletionPolicy.minFailedTaskCount in body should be greater than "
+            "or equal to -1"});
+  CHECK(errors(Lint(Patched({{"minFailedTaskCount: 1", "minFailedTaskCount: -1"}}))).empty());
+
+  CHECK(errors(Lint(Patched({{"taskNumber: 2", "taskNumber: -1"}}))) ==
+        std::vector<std::string>{
+            "framework/minimum spec.taskRoles[0].taskNumber: spec.taskRoles[0].taskNumber: "
+            "Invalid value: -1: spec.taskRoles[0].taskNumber in body should be greater than or "
+            "equal to 0"});
+  CHECK(errors(Lint(Patched({{"taskNumber: 2", "taskNumber: 0"}}))).empty());
+  // The schema's maximum is 10000 inclusive (10001 is rejected in the test above).
+  CHECK(errors(Lint(Patched({{"taskNumber: 4", "taskNumber: 10000"}}))).empty());
+
+  CHECK(errors(Lint(Patched(
+            {{"podGracefulDeletionTimeoutSec: 600", "podGracefulDeletionTimeoutSec: \"600\""}}))) ==
+        std::vector<std::string>{
+            "framework/type spec.taskRoles[0].task.podGracefulDeletionTimeoutSec: "
+            "spec.taskRoles[0].task.podGracefulDeletionTimeoutSec: Invalid value: \"string\": "
+            "spec.taskRoles[0].task.podGracefulDeletionTimeoutSec in body must be of type "
+            "integer: \"string\""});
+  CHECK(errors(Lint(Patched(
+                   {{"podGracefulDeletionTimeoutSec: 600", "podGracefulDeletionTimeoutSec: 6.5"}})))
+            .at(0)
+            .rfind("framework/type spec.taskRoles[0].task.podGracefulDeletionTimeoutSec: ", 0) ==
+        0);
+  // Nullable: null is "never force-delete", not an error.
+  CHECK(errors(Lint(Patched({{"podGracefulDeletionTimeoutSec: 600",
+                              "podGracefulDeletionTimeoutSec: null"}})))
+            .empty());
+}
+
 TEST_CASE("framework lint: unknown fields are pruned silently, a warning") {
   auto fs = Lint(Patched({{"maxRetryCount: 2", "maxRetryCounts: 2"}}));
   const Finding* f = Only(fs, "framework/unknown-field");

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "validation/field_path.h"
@@ -380,6 +382,154 @@ std::string MpiMaster(const Node& args) {
   return master;
 }
 
+// The exact value of a Kubernetes quantity as apimachinery's ParseQuantity reads it, as a
+// canonical text "<sign><digits>e<exponent>" (no leading or trailing zero digit; "0" for zero),
+// or nullopt when `s` is not a quantity. Grammar: optional sign, decimal number, then one of the
+// binary suffixes Ki..Ei, the decimal ones n u m "" k M G T P E, or e/E and an int32 exponent.
+// As ParseQuantity does, the value is rounded up (away from zero) to nano units and a value with
+// a binary suffix is capped at 2^63-1. Exact: decimal digits, no floating point.
+std::optional<std::string> CanonicalQuantity(std::string_view s) {
+  size_t i = 0;
+  bool negative = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+  auto digits = [&] {
+    size_t begin = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return s.substr(begin, i - begin);
+  };
+  std::string_view whole = digits(), frac;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    frac = digits();
+  }
+  if (whole.empty() && frac.empty()) return std::nullopt;
+  const std::string_view suffix = s.substr(i);
+  int64_t exp10 = -static_cast<int64_t>(frac.size());
+  int binary = 0;  // The value is multiplied by 1024^binary.
+  static constexpr std::pair<std::string_view, int> kSuffixes[] = {
+      {"Ki", 1}, {"Mi", 2}, {"Gi", 3}, {"Ti", 4}, {"Pi", 5}, {"Ei", 6}, {"n", -9}, {"u", -6},
+      {"m", -3}, {"", 0},   {"k", 3},  {"M", 6},  {"G", 9},  {"T", 12}, {"P", 15}, {"E", 18}};
+  auto known = std::find_if(std::begin(kSuffixes), std::end(kSuffixes),
+                            [&](const auto& k) { return k.first == suffix; });
+  if (known != std::end(kSuffixes)) {
+    if (known->first.size() == 2)
+      binary = known->second;
+    else
+      exp10 += known->second;
+  } else {
+    if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) return std::nullopt;
+    std::string_view e = suffix.substr(1);
+    bool e_negative = false;
+    if (e[0] == '+' || e[0] == '-') {
+      e_negative = e[0] == '-';
+      e.remove_prefix(1);
+    }
+    if (e.empty() || e.size() > 10 ||
+        !std::all_of(e.begin(), e.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    int64_t v = std::stoll(std::string(e));
+    if (v > int64_t{INT32_MAX} + (e_negative ? 1 : 0)) return std::nullopt;  // Not an int32.
+    exp10 += e_negative ? -v : v;
+  }
+  std::string d = std::string(whole) + std::string(frac);
+  for (int k = 0; k < binary; ++k) {  // d *= 1024
+    int carry = 0;
+    for (size_t j = d.size(); j-- > 0;) {
+      int x = (d[j] - '0') * 1024 + carry;
+      d[j] = static_cast<char>('0' + x % 10);
+      carry = x / 10;
+    }
+    for (; carry; carry /= 10) d.insert(d.begin(), static_cast<char>('0' + carry % 10));
+  }
+  d.erase(0, std::min(d.find_first_not_of('0'), d.size()));
+  if (d.empty()) return "0";
+  if (exp10 < -9) {  // Round up to nano, away from zero.
+    const uint64_t drop = static_cast<uint64_t>(-9 - exp10);
+    if (drop >= d.size()) {
+      d = "1";
+    } else {
+      bool lost = d.find_first_not_of('0', d.size() - drop) != std::string::npos;
+      d.resize(d.size() - drop);
+      for (size_t j = d.size(); lost && j-- > 0;) {
+        lost = d[j] == '9';
+        d[j] = lost ? '0' : static_cast<char>(d[j] + 1);
+      }
+      if (lost) d.insert(d.begin(), '1');
+    }
+    exp10 = -9;
+  }
+  if (binary > 0) {  // The cap: 2^63-1. The integer part of d*10^exp10 has d.size()+exp10 digits.
+    constexpr std::string_view kMax = "9223372036854775807";
+    const int64_t n = static_cast<int64_t>(d.size()) + exp10;
+    bool over = n > static_cast<int64_t>(kMax.size());
+    if (n == static_cast<int64_t>(kMax.size())) {
+      std::string head = d.substr(0, kMax.size());
+      head.resize(kMax.size(), '0');
+      over = head > kMax ||
+             (head == kMax && d.find_first_not_of('0', kMax.size()) != std::string::npos);
+    }
+    if (over) {
+      d = kMax;
+      exp10 = 0;
+    }
+  }
+  while (d.back() == '0') {
+    d.pop_back();
+    ++exp10;
+  }
+  return (negative ? "-" : "") + d + "e" + std::to_string(exp10);
+}
+
+// Go map fields of a Job spec: nil and empty maps are equal in semantic DeepEqual, and their
+// entries are keys rather than fields. `key` is the field's name, `depth` that of the map holding
+// it (0: spec).
+bool IsGoMap(std::string_view key, int depth) {
+  static constexpr std::string_view kMaps[] = {"labels", "annotations", "nodeSelector",
+                                               "limits", "requests",    "overhead"};
+  return (depth == 0 && key == "plugins") ||
+         std::find(std::begin(kMaps), std::end(kMaps), key) != std::end(kMaps);
+}
+
+// Rewrites a decoded spec so that Node equality is apimachinery's semantic DeepEqual of the
+// decoded structs, which ignores: key order; a null field (absent in Go); an empty list against
+// an absent one (nil and empty slices are equal); an empty Go map against an absent one (only
+// for the map fields of IsGoMap: `securityContext: {}` is a non-nil pointer, unlike absent);
+// and the spelling of resource quantities, compared by value (`cpu: 1`, "1" and 1000m;
+// `memory: 1Gi` and 1073741824), in the limits and requests of a `resources` object, a pod's
+// `overhead` and an emptyDir's `sizeLimit`. A value that is no quantity stays compared as text.
+void Normalize(Node* x, std::string_view key, std::string_view parent, int depth) {
+  auto quantity = [](Node* v) {
+    if (!v->is_string() && !v->is_number()) return;
+    std::optional<std::string> q =
+        CanonicalQuantity(v->is_int() ? std::to_string(v->integer) : v->text);
+    if (q) *v = Node::String("\x01quantity " + *q);  // Never equal to a user's string.
+  };
+  if (x->is_map()) {
+    const bool go_map = IsGoMap(key, depth - 1);
+    for (MapEntry& e : x->entries) Normalize(&e.value, e.key, key, depth + 1);
+    x->entries.erase(std::remove_if(x->entries.begin(), x->entries.end(),
+                                    [&](const MapEntry& e) {
+                                      const Node& v = e.value;
+                                      return v.is_null() ||
+                                             (!go_map && v.is_seq() && v.items.empty()) ||
+                                             (v.is_map() && v.entries.empty() && !go_map &&
+                                              IsGoMap(e.key, depth));
+                                    }),
+                     x->entries.end());
+    if ((parent == "resources" && (key == "limits" || key == "requests")) || key == "overhead") {
+      for (MapEntry& e : x->entries) quantity(&e.value);
+    }
+    if (key == "emptyDir") {
+      if (Node* limit = x->Find("sizeLimit")) quantity(limit);
+    }
+    std::sort(x->entries.begin(), x->entries.end(),
+              [](const MapEntry& l, const MapEntry& r) { return l.key < r.key; });
+  } else if (x->is_seq()) {
+    for (Node& i : x->items) Normalize(&i, "", key, depth + 1);
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& VolcanoPolicyEvents() {
@@ -577,29 +727,9 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
     return copy;
   };
   Node a = strip(old_spec), b = strip(spec);
-  auto sorted = [](Node n) {
-    // What apimachinery's semantic DeepEqual of the decoded structs ignores: key order, a null
-    // field (absent in Go), and an empty list against an absent one (nil and empty slices are
-    // equal to it).
-    std::function<void(Node*)> sort = [&](Node* x) {
-      if (x->is_map()) {
-        x->entries.erase(std::remove_if(x->entries.begin(), x->entries.end(),
-                                        [](const MapEntry& e) {
-                                          return e.value.is_null() ||
-                                                 (e.value.is_seq() && e.value.items.empty());
-                                        }),
-                         x->entries.end());
-        std::sort(x->entries.begin(), x->entries.end(),
-                  [](const MapEntry& l, const MapEntry& r) { return l.key < r.key; });
-        for (MapEntry& e : x->entries) sort(&e.value);
-      } else if (x->is_seq()) {
-        for (Node& i : x->items) sort(&i);
-      }
-    };
-    sort(&n);
-    return n;
-  };
-  if (!(sorted(a) == sorted(b))) {
+  Normalize(&a, "spec", "", 0);
+  Normalize(&b, "spec", "", 0);
+  if (!(a == b)) {
     fail("volcano/update-immutable", "spec",
          "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under "
          "spec` and `PriorityClassName`");

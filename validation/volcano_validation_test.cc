@@ -406,6 +406,74 @@ TEST_CASE("volcano create: the CRD schema rules") {
         "spec.tasks[0].template.spec.containers[0].imagePullPolicyy");
 }
 
+// The CRD bounds, each rejected one past the limit and admitted exactly at it (spec §5).
+TEST_CASE("volcano create: CRD schema bounds, rejected past the limit, admitted at it") {
+  // The schema finding for `field`, with the apiserver's message fragment.
+  auto rejected = [](const std::string& yaml, std::string_view rule, std::string_view field,
+                     std::string_view fragment) {
+    CAPTURE(field);
+    Findings fs = Lint(yaml);
+    const Finding* f = Find(fs, rule);
+    REQUIRE_MESSAGE(f, rule << " not reported");
+    CHECK(f->severity == Severity::kError);
+    CHECK(f->field == field);
+    CHECK_MESSAGE(f->upstream.find(fragment) != std::string::npos, f->upstream);
+  };
+  // No schema finding at all (the webhook may still have its say).
+  auto admitted = [](const std::string& yaml) {
+    for (const Finding& f : Lint(yaml)) {
+      CHECK_MESSAGE(f.rule.substr(0, 7) != "schema/", f.rule << " " << f.field);
+    }
+  };
+  const std::string q253 = std::string(253, 'q');
+  rejected(Job("  queue: " + q253 + "q\n"), "schema/invalid", "spec.queue",
+           "spec.queue: Too long: may not be more than 253 bytes");
+  admitted(Job("  queue: " + q253 + "\n"));
+  ExpectClean(Job("  queue: " + q253 + "\n"));
+
+  const std::string t63 = std::string(63, 't');
+  rejected(Job("", Task(t63 + "t", 1)), "schema/invalid", "spec.tasks[0].name",
+           "spec.tasks[0].name: Too long: may not be more than 63 bytes");
+  // 63 characters pass the CRD, but the pod name demo-<task>-0 is then too long for C7.
+  admitted(Job("", Task(t63, 1)));
+  ExpectError(Job("", Task(t63, 1)), "volcano/pod-name", "spec.tasks[0].name",
+              "must be no more than 63 characters");
+
+  rejected(
+      Job("",
+          Task("w", 1, "    partitionPolicy:\n      totalPartitions: 1\n      partitionSize: 0\n")),
+      "schema/minimum", "spec.tasks[0].partitionPolicy.partitionSize",
+      "should be greater than or equal to 1");
+  ExpectClean(Job("", Task("w", 1,
+                           "    partitionPolicy:\n      totalPartitions: 1\n"
+                           "      partitionSize: 1\n")));
+
+  rejected(Job("", Task("w", 1,
+                        "    partitionPolicy:\n      totalPartitions: 1\n      partitionSize: 1\n"
+                        "      minPartitions: -1\n")),
+           "schema/minimum", "spec.tasks[0].partitionPolicy.minPartitions",
+           "should be greater than or equal to 0");
+  ExpectClean(Job("", Task("w", 1,
+                           "    partitionPolicy:\n      totalPartitions: 1\n"
+                           "      partitionSize: 1\n      minPartitions: 0\n")));
+
+  rejected(Job("  networkTopology:\n    mode: hard\n    highestTierAllowed: -1\n"),
+           "schema/minimum", "spec.networkTopology.highestTierAllowed",
+           "should be greater than or equal to 0");
+  ExpectClean(Job("  networkTopology:\n    mode: hard\n    highestTierAllowed: 0\n"));
+
+  const std::string v253 = std::string(253, 'v');
+  rejected(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: " + v253 + "v\n"),
+           "schema/invalid", "spec.volumes[0].volumeClaimName",
+           "spec.volumes[0].volumeClaimName: Too long: may not be more than 253 bytes");
+  ExpectClean(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: " + v253 + "\n"));
+
+  // The enum holds for each item of the plural `events` too, not only for `event`.
+  rejected(Job("  policies:\n  - events: [PodFailed, PodCrashed]\n    action: RestartJob\n"),
+           "schema/enum", "spec.policies[0].events[1]", "Unsupported value: \"PodCrashed\"");
+  ExpectClean(Job("  policies:\n  - events: [PodFailed, PodEvicted]\n    action: RestartJob\n"));
+}
+
 // --- UPDATE ---------------------------------------------------------------------------------
 
 Findings Update(const std::string& old_yaml, const std::string& new_yaml) {
@@ -427,6 +495,77 @@ TEST_CASE("volcano update: the mutable fields may change") {
                Job("  volumes:\n  - mountPath: /d\n    volumeClaim: {}\n    volumeClaimName: "
                    "demo-volume-x\n"))
             .empty());
+}
+
+TEST_CASE("volcano update: quantities compare by value, an empty Go map as absent") {
+  const std::string immutable = "volcano/update-immutable";
+  // A task whose container asks for `resources` (YAML lines at the container's indentation).
+  auto with = [](const std::string& resources) {
+    return Job("",
+               "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+               "        containers:\n        - name: main\n          image: busybox\n" +
+                   resources);
+  };
+  auto same = [&](const std::string& a, const std::string& b) {
+    CAPTURE(a);
+    CAPTURE(b);
+    CHECK(Update(with(a), with(b)).empty());
+  };
+  auto changed = [&](const std::string& a, const std::string& b) {
+    CAPTURE(a);
+    CAPTURE(b);
+    Findings fs = Update(with(a), with(b));
+    REQUIRE(fs.size() == 1);
+    CHECK(fs[0].rule == immutable);
+    CHECK(fs[0].field == "spec");
+  };
+  const std::string cpu = "          resources:\n            requests:\n              cpu: ";
+  same(cpu + "1\n", cpu + "1000m\n");
+  same(cpu + "1\n", cpu + "\"1\"\n");
+  same(cpu + "0.5\n", cpu + "500m\n");
+  same(cpu + "1.5k\n", cpu + "1500\n");
+  same(cpu + "2e3\n", cpu + "2k\n");
+  same(cpu + "100n\n", cpu + "0.0000001\n");
+  // Below a nano, ParseQuantity rounds up.
+  same(cpu + "0.0000000001\n", cpu + "1n\n");
+  const std::string mem = "          resources:\n            limits:\n              memory: ";
+  same(mem + "1Gi\n", mem + "1073741824\n");
+  same(mem + "1Gi\n", mem + "1024Mi\n");
+  same(mem + "0.5Ki\n", mem + "512\n");
+  same(mem + "1M\n", mem + "1000k\n");
+  // A real change is still one, as are 1G and 1Gi, and a different sign.
+  changed(cpu + "1\n", cpu + "2\n");
+  changed(cpu + "1\n", cpu + "1001m\n");
+  changed(mem + "1G\n", mem + "1Gi\n");
+  changed(cpu + "1\n", cpu + "-1\n");
+  // Not a quantity: compared as written.
+  changed(cpu + "one\n", cpu + "\"1\"\n");
+  same(cpu + "one\n", cpu + "one\n");
+  // Quantities only where the API has them: an env value "1" is not "1000m".
+  changed("          env:\n          - name: N\n            value: \"1\"\n",
+          "          env:\n          - name: N\n            value: 1000m\n");
+  // Maps in Go: empty and absent are equal; so are `limits: {}` and no limits.
+  same("          resources:\n            limits: {}\n", "          resources: {}\n");
+  same("          resources: {}\n",
+       "          resources:\n            requests: {}\n            limits: {}\n");
+  CHECK(Update(Job("  plugins: {}\n"), Job("")).empty());
+  CHECK(Update(Job(""), Job("  plugins: {}\n")).empty());
+  CHECK(Update(Job("", Task("w", 1, "    template:\n      metadata:\n        labels: {}\n")),
+               Job("", Task("w", 1)))
+            .empty());
+  // A plugin entry is a key of the map, not a field: `ssh: []` is not an absent ssh.
+  Findings fs = Update(Job("  plugins:\n    ssh: []\n"), Job("  plugins: {}\n"));
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == immutable);
+  // A pointer to a struct: `securityContext: {}` is not absent.
+  changed("          securityContext: {}\n", "");
+  fs = Update(Job("", Task("w", 1)),
+              Job("",
+                  "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+                  "        securityContext: {}\n        containers:\n        - name: main\n"
+                  "          image: busybox\n"));
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == immutable);
 }
 
 TEST_CASE("volcano update: each rule, first error only") {
@@ -463,6 +602,12 @@ TEST_CASE("volcano update: each rule, first error only") {
                           "      partitionSize: 4\n"))),
       "volcano/partition-policy", "spec.tasks[0].replicas",
       "'Replicas' are not equal to TotalPartitions*PartitionSize in task: w, job: demo");
+  // A claim name the user chose (no volumeClaim template) is immutable.
+  one(Update(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: data\n"),
+             Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: other\n")),
+      "volcano/update-immutable", "spec",
+      "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under "
+      "spec` and `PriorityClassName`");
   // The schema comes first: a negative replica count is the CRD's.
   Findings fs = Update(old_job, Job("  minAvailable: 2\n", Task("w", -1)));
   REQUIRE(!fs.empty());

@@ -711,6 +711,7 @@ def volcano_mutating_patch_gives_exactly_the_core_defaults():
         print("    SKIP kubectl part: kubectl is not installed (patches checked by path only)")
     server = Server()
     rules = {
+        "queue": r"^/spec/queue$",
         "schedulerName": r"^/spec/schedulerName$",
         "maxRetry": r"^/spec/maxRetry$",
         "tasks": r"^/spec/tasks$",
@@ -743,7 +744,7 @@ def volcano_mutating_patch_gives_exactly_the_core_defaults():
                     for rule, rx in rules.items():
                         if re.match(rx, op["path"]):
                             seen.add(rule)
-                            order.append(list(rules).index(rule) if rule != "maxRetry" else 0.5)
+                            order.append(list(rules).index(rule))
                 # Upstream's order: queue, schedulerName, maxRetry, tasks, minAvailable, plugins.
                 assert order == sorted(order), (where, patch)
                 check_applied_patch(path, crd, patch, want, where)
