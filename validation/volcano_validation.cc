@@ -507,6 +507,12 @@ void Normalize(Node* x, std::string_view key, std::string_view parent, int depth
   };
   if (x->is_map()) {
     const bool go_map = IsGoMap(key, depth - 1);
+    // Struct fields held by value, where `{}` decodes to the zero value, as absent does: a
+    // container's resources, a pod template's metadata.
+    const bool container = parent == "containers" || parent == "initContainers";
+    auto by_value = [&](std::string_view field) {
+      return (container && field == "resources") || (key == "template" && field == "metadata");
+    };
     for (MapEntry& e : x->entries) Normalize(&e.value, e.key, key, depth + 1);
     x->entries.erase(std::remove_if(x->entries.begin(), x->entries.end(),
                                     [&](const MapEntry& e) {
@@ -514,7 +520,7 @@ void Normalize(Node* x, std::string_view key, std::string_view parent, int depth
                                       return v.is_null() ||
                                              (!go_map && v.is_seq() && v.items.empty()) ||
                                              (v.is_map() && v.entries.empty() && !go_map &&
-                                              IsGoMap(e.key, depth));
+                                              (IsGoMap(e.key, depth) || by_value(e.key)));
                                     }),
                      x->entries.end());
     if ((parent == "resources" && (key == "limits" || key == "requests")) || key == "overhead") {

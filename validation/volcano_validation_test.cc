@@ -548,11 +548,21 @@ TEST_CASE("volcano update: quantities compare by value, an empty Go map as absen
   same("          resources:\n            limits: {}\n", "          resources: {}\n");
   same("          resources: {}\n",
        "          resources:\n            requests: {}\n            limits: {}\n");
+  // Structs held by value: a container's `resources: {}` and a template's `metadata: {}` are
+  // their zero values, as absent is.
+  same("          resources: {}\n", "");
+  same("          resources:\n            limits: {}\n", "");
+  auto with_metadata = [](const std::string& metadata) {
+    return Job("", "  - name: w\n    replicas: 1\n    template:\n" + metadata +
+                       "      spec:\n        containers:\n        - name: main\n"
+                       "          image: busybox\n");
+  };
+  CHECK(Update(with_metadata("      metadata: {}\n"), with_metadata("")).empty());
+  CHECK(Update(with_metadata("      metadata:\n        labels: {}\n"), with_metadata("")).empty());
+  CHECK(Update(with_metadata("      metadata:\n        labels: {a: b}\n"), with_metadata(""))
+            .size() == 1);
   CHECK(Update(Job("  plugins: {}\n"), Job("")).empty());
   CHECK(Update(Job(""), Job("  plugins: {}\n")).empty());
-  CHECK(Update(Job("", Task("w", 1, "    template:\n      metadata:\n        labels: {}\n")),
-               Job("", Task("w", 1)))
-            .empty());
   // A plugin entry is a key of the map, not a field: `ssh: []` is not an absent ssh.
   Findings fs = Update(Job("  plugins:\n    ssh: []\n"), Job("  plugins: {}\n"));
   REQUIRE(fs.size() == 1);
