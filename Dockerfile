@@ -33,11 +33,13 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release \
 FROM debian:bookworm-slim
 
 # Runtime libraries only (libstdc++6, libgcc-s1 and libc6 are already in the base image).
-# libcpp-httplib0.11 is Debian's shared cpp-httplib (it pulls in zlib and brotli);
-# ca-certificates is not needed to serve, but makes the image usable for kubectl-jobset.
+# yaml-cpp and RE2 are linked from their static archives and kubectl-jobset is fully static
+# (CMake's JOBSET_STATIC); libcpp-httplib0.11 is Debian's shared cpp-httplib (it pulls in zlib
+# and brotli); ca-certificates is not needed to serve, but makes the image usable for
+# kubectl-jobset. tests/manifests_test.sh checks this list against the built binaries.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libyaml-cpp0.7 libre2-9 libssl3 libcpp-httplib0.11 ca-certificates \
+      libssl3 libcpp-httplib0.11 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 COPY --from=build /build/webhook/jobset-webhook /build/kubectl-jobset /usr/local/bin/

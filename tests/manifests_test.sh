@@ -4,9 +4,13 @@
 # settings the webhook's availability and security depend on. Also checks the Dockerfile.
 # Skips (exit 77) without kubectl or python3.
 #
-# Usage: tests/manifests_test.sh [SOURCE_DIR]   (default: the directory above this script)
+# With BUILD_DIR (a build made as the Dockerfile makes it, no sanitizers), also checks that the
+# runtime stage installs every shared library the built binaries need.
+#
+# Usage: tests/manifests_test.sh [SOURCE_DIR [BUILD_DIR]]   (default: the directory above this script)
 set -eu
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+build=${2:-}
 for tool in kubectl python3; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "SKIP: $tool is not installed (needed to render and check manifests/)"
@@ -29,8 +33,8 @@ if ! kubectl label --local -f "$tmp/rendered.yaml" manifests-test- -o json >"$tm
   echo "0 passed, 1 failed"
   exit 1
 fi
-exec python3 - "$tmp/rendered.json" "$src" <<'PY'
-import json, os, sys
+BUILD_DIR="$build" exec python3 - "$tmp/rendered.json" "$src" <<'PY'
+import json, os, re, shutil, subprocess, sys
 
 text = open(sys.argv[1]).read()
 src = sys.argv[2]
@@ -255,6 +259,33 @@ users = [l for l in lines if l.upper().startswith("USER ")]
 check("Dockerfile runs as 65532", bool(users) and users[-1].split()[1].split(":")[0] == "65532", users)
 check("Dockerfile entrypoint is jobset-webhook",
       any(l.upper().startswith("ENTRYPOINT") and "jobset-webhook" in l for l in lines))
+
+# The runtime stage must install the package of every shared library the binaries need (the
+# image cannot be built here: no Docker engine). bookworm-slim already has libc6, libstdc++6
+# and libgcc-s1.
+build = os.environ.get("BUILD_DIR", "")
+binaries = [os.path.join(build, p) for p in ("webhook/jobset-webhook", "kubectl-jobset")]
+if build and all(os.path.exists(b) for b in binaries) and shutil.which("readelf") and shutil.which("dpkg"):
+    text = open(os.path.join(src, "Dockerfile")).read().replace("\\\n", " ")
+    runtime = re.split(r"(?m)^FROM ", text)[-1]
+    m = re.search(r"apt-get install[^&]*?--no-install-recommends([^&]*)&&", runtime)
+    installed = set(m.group(1).split()) if m else set()
+    base = {"libc6", "libstdc++6", "libgcc-s1"}
+    missing = []
+    for b in binaries:
+        dyn = subprocess.run(["readelf", "-d", b], capture_output=True, text=True).stdout
+        for soname in re.findall(r"\(NEEDED\).*\[(.+)\]", dyn):
+            owner = subprocess.run(["dpkg", "-S", "*/" + soname], capture_output=True, text=True)
+            # The native package (libc6, not libc6-i386 for /lib32).
+            pkgs = {line.split(":")[0] for line in owner.stdout.splitlines()
+                    if re.search(r"/lib/[a-z0-9_]+-linux-gnu/", line)}
+            if not pkgs & (installed | base):
+                missing.append(f"{os.path.basename(b)} needs {soname} ({', '.join(sorted(pkgs)) or 'no package'})")
+    check("Dockerfile's runtime stage installs every library the binaries need", not missing, missing)
+    check("kubectl-jobset is a static executable", "NEEDED" not in subprocess.run(
+        ["readelf", "-d", binaries[1]], capture_output=True, text=True).stdout)
+else:
+    print("SKIP - runtime libraries of the image: no BUILD_DIR with both binaries, or no readelf/dpkg")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
