@@ -93,40 +93,99 @@ class Rng {
 };
 
 const std::vector<std::string> kModels = {
-    "llama", "mixtral", "bert", "resnet", "gpt", "t5", "vit", "whisper", "clip",
-    "ranker", "embed", "diffusion", "mnist", "dlrm", "gemma", "moe", "wav2vec", "yolo"};
-const std::vector<std::string> kTasks = {"pretrain", "finetune", "eval", "sweep", "train",
-                                         "infer", "distill", "ablation", "rlhf", "dpo"};
-const std::vector<std::string> kNamespaces = {"ml-research", "team-vision", "team-speech",
-                                              "llm-platform", "default", "batch",
-                                              "recsys-prod", "training"};
-const std::vector<std::string> kQueues = {"gpu-a100", "gpu-h100", "tpu-v5e", "cpu-batch",
-                                          "spot-gpu", "research"};
+    "llama",  "mixtral", "bert",      "resnet", "gpt",  "t5",    "vit", "whisper", "clip",
+    "ranker", "embed",   "diffusion", "mnist",  "dlrm", "gemma", "moe", "wav2vec", "yolo"};
+const std::vector<std::string> kTasks = {"pretrain", "finetune", "eval",     "sweep", "train",
+                                         "infer",    "distill",  "ablation", "rlhf",  "dpo"};
+const std::vector<std::string> kNamespaces = {"ml-research",  "team-vision", "team-speech",
+                                              "llm-platform", "default",     "batch",
+                                              "recsys-prod",  "training"};
+const std::vector<std::string> kQueues = {"gpu-a100",  "gpu-h100", "tpu-v5e",
+                                          "cpu-batch", "spot-gpu", "research"};
 const std::vector<std::string> kRegistries = {"us-docker.pkg.dev/ml-prod/images",
                                               "ghcr.io/example-org", "registry.example.com/ml",
                                               "nvcr.io/nvidia", "docker.io/pytorch"};
-const std::vector<std::string> kPatterns = {
-    ".*OOMKilled.*", "^NCCL (timeout|error).*", "Job has reached the specified backoff limit",
-    "(?i)preempt(ed|ion)", ".*exit code 137.*", "^Pod was evicted: .*",
-    "DeadlineExceeded: [0-9]+s", "ECC error on GPU [0-9]+", "checkpoint (save|load) failed",
-    "node .* became NotReady"};
-const std::vector<std::string> kEnvNames = {
-    "WORLD_SIZE", "MASTER_PORT", "NCCL_DEBUG", "NCCL_IB_DISABLE", "NCCL_SOCKET_IFNAME",
-    "OMP_NUM_THREADS", "PYTHONUNBUFFERED", "HF_HOME", "HF_DATASETS_CACHE", "TRANSFORMERS_CACHE",
-    "WANDB_PROJECT", "WANDB_MODE", "LOG_LEVEL", "CHECKPOINT_DIR", "DATA_DIR", "OUTPUT_DIR",
-    "BATCH_SIZE", "LEARNING_RATE", "NUM_EPOCHS", "SEED", "GRAD_ACCUM_STEPS", "MAX_SEQ_LEN",
-    "WARMUP_STEPS", "EVAL_INTERVAL", "SAVE_INTERVAL", "MIXED_PRECISION", "TORCH_CUDNN_V8_API",
-    "CUDA_DEVICE_MAX_CONNECTIONS", "XLA_FLAGS", "JAX_PLATFORMS", "TPU_STDERR_LOG_LEVEL",
-    "GCS_BUCKET", "S3_ENDPOINT", "AWS_REGION", "DATASET_NAME", "TOKENIZER_PATH",
-    "ENABLE_PROFILING", "PROFILE_STEPS", "METRICS_PORT", "HEALTH_PORT", "GLOO_SOCKET_IFNAME",
-    "TORCH_DISTRIBUTED_DEBUG", "TORCHELASTIC_MAX_RESTARTS", "RDZV_BACKEND", "RDZV_TIMEOUT"};
-const std::vector<std::string> kEnvValues = {
-    "\"1\"", "\"8\"", "\"29500\"", "INFO", "WARN", "\"true\"", "\"false\"", "/data",
-    "/checkpoints", "/cache/huggingface", "gs://ml-datasets/c4/en", "s3://training-bucket/run",
-    "bf16", "\"0.0003\"", "\"2048\"", "\"4096\"", "eth0", "c10d", "offline", "us-central1",
-    "--xla_gpu_enable_latency_hiding_scheduler=true", "\"600\"", "\"42\"", "DETAIL"};
-const std::vector<std::string> kCpus = {"\"2\"", "\"4\"", "\"8\"", "\"16\"", "\"32\"", "500m",
-                                        "1500m"};
+const std::vector<std::string> kPatterns = {".*OOMKilled.*",
+                                            "^NCCL (timeout|error).*",
+                                            "Job has reached the specified backoff limit",
+                                            "(?i)preempt(ed|ion)",
+                                            ".*exit code 137.*",
+                                            "^Pod was evicted: .*",
+                                            "DeadlineExceeded: [0-9]+s",
+                                            "ECC error on GPU [0-9]+",
+                                            "checkpoint (save|load) failed",
+                                            "node .* became NotReady"};
+const std::vector<std::string> kEnvNames = {"WORLD_SIZE",
+                                            "MASTER_PORT",
+                                            "NCCL_DEBUG",
+                                            "NCCL_IB_DISABLE",
+                                            "NCCL_SOCKET_IFNAME",
+                                            "OMP_NUM_THREADS",
+                                            "PYTHONUNBUFFERED",
+                                            "HF_HOME",
+                                            "HF_DATASETS_CACHE",
+                                            "TRANSFORMERS_CACHE",
+                                            "WANDB_PROJECT",
+                                            "WANDB_MODE",
+                                            "LOG_LEVEL",
+                                            "CHECKPOINT_DIR",
+                                            "DATA_DIR",
+                                            "OUTPUT_DIR",
+                                            "BATCH_SIZE",
+                                            "LEARNING_RATE",
+                                            "NUM_EPOCHS",
+                                            "SEED",
+                                            "GRAD_ACCUM_STEPS",
+                                            "MAX_SEQ_LEN",
+                                            "WARMUP_STEPS",
+                                            "EVAL_INTERVAL",
+                                            "SAVE_INTERVAL",
+                                            "MIXED_PRECISION",
+                                            "TORCH_CUDNN_V8_API",
+                                            "CUDA_DEVICE_MAX_CONNECTIONS",
+                                            "XLA_FLAGS",
+                                            "JAX_PLATFORMS",
+                                            "TPU_STDERR_LOG_LEVEL",
+                                            "GCS_BUCKET",
+                                            "S3_ENDPOINT",
+                                            "AWS_REGION",
+                                            "DATASET_NAME",
+                                            "TOKENIZER_PATH",
+                                            "ENABLE_PROFILING",
+                                            "PROFILE_STEPS",
+                                            "METRICS_PORT",
+                                            "HEALTH_PORT",
+                                            "GLOO_SOCKET_IFNAME",
+                                            "TORCH_DISTRIBUTED_DEBUG",
+                                            "TORCHELASTIC_MAX_RESTARTS",
+                                            "RDZV_BACKEND",
+                                            "RDZV_TIMEOUT"};
+const std::vector<std::string> kEnvValues = {"\"1\"",
+                                             "\"8\"",
+                                             "\"29500\"",
+                                             "INFO",
+                                             "WARN",
+                                             "\"true\"",
+                                             "\"false\"",
+                                             "/data",
+                                             "/checkpoints",
+                                             "/cache/huggingface",
+                                             "gs://ml-datasets/c4/en",
+                                             "s3://training-bucket/run",
+                                             "bf16",
+                                             "\"0.0003\"",
+                                             "\"2048\"",
+                                             "\"4096\"",
+                                             "eth0",
+                                             "c10d",
+                                             "offline",
+                                             "us-central1",
+                                             "--xla_gpu_enable_latency_hiding_scheduler=true",
+                                             "\"600\"",
+                                             "\"42\"",
+                                             "DETAIL"};
+const std::vector<std::string> kCpus = {"\"2\"",  "\"4\"", "\"8\"", "\"16\"",
+                                        "\"32\"", "500m",  "1500m"};
 const std::vector<std::string> kMems = {"4Gi", "8Gi", "16Gi", "32Gi", "64Gi", "128Gi", "512Mi"};
 const std::vector<std::string> kComments = {
     "# Generated by the lint benchmark; do not edit by hand.",
@@ -146,12 +205,12 @@ struct RJobShape {
   bool gpu = false;
   bool pod_failure_policy = false;
   bool sidecar = false;
-  bool pfp_infra = false;  ///< Its pod failure policy fails the Job on disruptions only.
-  bool deadline = false;   ///< The Job sets activeDeadlineSeconds.
-  bool per_index = false;  ///< The Job sets backoffLimitPerIndex (and completionMode Indexed).
+  bool pfp_infra = false;   ///< Its pod failure policy fails the Job on disruptions only.
+  bool deadline = false;    ///< The Job sets activeDeadlineSeconds.
+  bool per_index = false;   ///< The Job sets backoffLimitPerIndex (and completionMode Indexed).
   bool max_failed = false;  ///< With per_index: the Job sets maxFailedIndexes too.
-  bool flow_env = false;   ///< env items in flow style: `- {name: X, value: Y}`.
-  bool lean = false;  ///< An auxiliary job: no failure handling, placement, volumes or ports.
+  bool flow_env = false;    ///< env items in flow style: `- {name: X, value: Y}`.
+  bool lean = false;        ///< An auxiliary job: no failure handling, placement, volumes or ports.
 };
 
 /// The Job failure reasons a replicated job's Job template can produce (what the linter's
@@ -306,7 +365,7 @@ void WriteReplicatedJob(Rng& rng, Writer& w, const RJobShape& rj, const std::str
   if (rj.gpu) {
     w.Line(14, "cloud.google.com/gke-accelerator: " +
                    rng.Pick(std::vector<std::string>{"nvidia-a100-80gb", "nvidia-h100-80gb",
-                                                      "nvidia-l4"}));
+                                                     "nvidia-l4"}));
   }
   w.Line(14, "kubernetes.io/arch: amd64");
   if (rng.Chance(40)) w.Line(14, "node.kubernetes.io/instance-type: n2-highmem-32");
@@ -441,8 +500,8 @@ bool Covers(const FailureRule& a, const FailureRule& b) {
 /// for failures that are not the application's fault (pod failure policy, deadline).
 std::vector<FailureRule> ChooseRules(Rng& rng, const JobSetShape& s) {
   static const std::vector<std::string> kRuleNames = {
-      "failOnUserError", "restartOnPreemption", "restartOnHardwareFailure", "failOnOOM",
-      "ignoreMaintenance", "restart_on_nccl_timeout", "failFastOnDeadline", "retryEviction"};
+      "failOnUserError",   "restartOnPreemption",     "restartOnHardwareFailure", "failOnOOM",
+      "ignoreMaintenance", "restart_on_nccl_timeout", "failFastOnDeadline",       "retryEviction"};
   std::vector<std::string> names = rng.Sample(kRuleNames, static_cast<size_t>(s.rules));
   std::vector<std::string> all_jobs;
   for (const RJobShape& rj : s.rjobs) all_jobs.push_back(rj.name);
@@ -480,11 +539,10 @@ std::vector<FailureRule> ChooseRules(Rng& rng, const JobSetShape& s) {
           if (targeted && can_fail && !rj.pfp_infra) not_app_error = false;
         }
       }
-      rule.action = not_app_error ? rng.Pick(std::vector<std::string>{
-                                        "FailJobSet", "RestartJobSet",
-                                        "RestartJobSetAndIgnoreMaxRestarts"})
-                                  : rng.Pick(std::vector<std::string>{"FailJobSet",
-                                                                      "RestartJobSet"});
+      rule.action = not_app_error
+                        ? rng.Pick(std::vector<std::string>{"FailJobSet", "RestartJobSet",
+                                                            "RestartJobSetAndIgnoreMaxRestarts"})
+                        : rng.Pick(std::vector<std::string>{"FailJobSet", "RestartJobSet"});
       bool hidden = false;
       for (const FailureRule& earlier : rules) hidden |= Covers(earlier, rule);
       if (!hidden) {
@@ -556,7 +614,8 @@ std::string RenderJobSet(uint64_t seed, const JobSetShape& s) {
   int max_restarts = rng.Int(1, 10);
   if (MaxRestartsUsed(s, rules)) w.Line(4, "maxRestarts: " + Str(max_restarts));
   if (rng.Chance(50)) {
-    w.Line(4, std::string("restartStrategy: ") + (rng.Chance(50) ? "Recreate" : "BlockingRecreate"));
+    w.Line(4,
+           std::string("restartStrategy: ") + (rng.Chance(50) ? "Recreate" : "BlockingRecreate"));
   }
   w.Line(4, "rules:");
   for (const FailureRule& r : rules) {
@@ -588,8 +647,8 @@ std::string RenderJobSet(uint64_t seed, const JobSetShape& s) {
 std::string RenderFitting(uint64_t seed, JobSetShape s, size_t min_bytes, size_t max_bytes) {
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::string text = RenderJobSet(seed, s);
-    bool main_env_above_min = false, aux_env_above_min = false, env_below_max = false, sidecars = false, later_pfp = false,
-         later_full = false, block_env = false;
+    bool main_env_above_min = false, aux_env_above_min = false, env_below_max = false,
+         sidecars = false, later_pfp = false, later_full = false, block_env = false;
     for (size_t i = 0; i < s.rjobs.size(); ++i) {
       (i == 0 ? main_env_above_min : aux_env_above_min) |= s.rjobs[i].env > 10;
       env_below_max |= s.rjobs[i].env < 30;
@@ -676,7 +735,8 @@ std::string GenerateFile(uint64_t seed, int index) {
   }
   if (kind < 95) {  // its config, then the JobSet
     std::string config = RenderConfigMap(rng, index);
-    return head + config + "---\n" + RenderFitting(rng.Next(), shape, 2048, cap - config.size() - 4);
+    return head + config + "---\n" +
+           RenderFitting(rng.Next(), shape, 2048, cap - config.size() - 4);
   }
   // Two JobSets (an experiment and its evaluation), one replicated job each.
   size_t half = (6144 - head.size() - 4) / 2;
@@ -764,8 +824,7 @@ struct Corpus {
 };
 
 double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 /// CPU time (user + system) of the whole process, all threads, in seconds.
@@ -857,8 +916,7 @@ size_t RunLint(const Corpus& c, const LintOptions& options) {
 /// CPU seconds spent in each phase of LintObject, measured one call at a time (the phases as
 /// lint.cc runs them: copy, defaults, schema, API-server and webhook rules, analysis).
 struct Phases {
-  double parse = 0, copy = 0, defaults = 0, schema = 0, rules = 0, analysis = 0,
-         lint_source = 0;
+  double parse = 0, copy = 0, defaults = 0, schema = 0, rules = 0, analysis = 0, lint_source = 0;
 };
 
 /// (p) the phases of the lint, timed separately on each object. Mirrors LintObject; the sum is
@@ -970,11 +1028,11 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
   if (want('a')) RunBaseline(c);  // warms yaml-cpp's own path too
   double mb = static_cast<double>(c.bytes) / 1e6;
   double docs = static_cast<double>(c.documents);
-  std::printf("corpus: %zu files, %zu documents (%zu JobSets), %.2f MB, mean %.0f bytes/file; "
-              "%zu errors, %zu warnings\n",
-              c.paths.size(), c.documents, c.objects, mb,
-              static_cast<double>(c.bytes) / static_cast<double>(c.paths.size()), errors,
-              warnings);
+  std::printf(
+      "corpus: %zu files, %zu documents (%zu JobSets), %.2f MB, mean %.0f bytes/file; "
+      "%zu errors, %zu warnings\n",
+      c.paths.size(), c.documents, c.objects, mb,
+      static_cast<double>(c.bytes) / static_cast<double>(c.paths.size()), errors, warnings);
   std::printf("repetitions: %d (interleaved a, b, c; best of them reported, median in JSON)\n\n",
               repeat);
 
@@ -1005,8 +1063,9 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
 
   // Single-thread figures use CPU time: what one core spends, and robust when other processes
   // share the machine. Wall time is shown next to it.
-  std::printf("single thread, files in memory         wall s    CPU s  docs/s/core  MB/s  "
-              "CPU vs (a)\n");
+  std::printf(
+      "single thread, files in memory         wall s    CPU s  docs/s/core  MB/s  "
+      "CPU vs (a)\n");
   std::vector<Row> rows = {{"a", "yaml-cpp event parser (baseline)", &a},
                            {"b", "ParseSource (document model)", &b},
                            {"c", "ParseSource + LintSource (full lint)", &l}};
@@ -1067,8 +1126,8 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
                 d1.CpuOfBest(), docs / t1, d1.CpuOfBest() / t1);
     std::printf("    2 threads                          %6.3f %8.3f %8.0f %11.2f\n", t2,
                 d2.CpuOfBest(), docs / t2, d2.CpuOfBest() / t2);
-    std::printf("    speed-up 2 threads / 1 thread = %.2fx on %d cores (best wall times)\n", t1 / t2,
-                cores);
+    std::printf("    speed-up 2 threads / 1 thread = %.2fx on %d cores (best wall times)\n",
+                t1 / t2, cores);
     j["lintfiles_1"] = {{"wall_best_s", t1},
                         {"wall_median_s", d1.Median()},
                         {"cpu_s", d1.CpuOfBest()},

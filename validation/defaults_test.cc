@@ -117,8 +117,7 @@ spec:
                Node::Int(1));
   CheckKept(d, "spec.replicatedJobs[1].groupName", "/spec/replicatedJobs/1/groupName",
             Node::String("pool-b"));
-  CheckKept(d, "spec.replicatedJobs[1].replicas", "/spec/replicatedJobs/1/replicas",
-            Node::Int(4));
+  CheckKept(d, "spec.replicatedJobs[1].replicas", "/spec/replicatedJobs/1/replicas", Node::Int(4));
   CHECK(Paths(d.patch) ==
         "/spec/replicatedJobs/0/groupName\n"
         "/spec/replicatedJobs/0/replicas\n");
@@ -138,8 +137,7 @@ spec:
 )");
   CheckKept(d, "spec.replicatedJobs[0].groupName", "/spec/replicatedJobs/0/groupName",
             Node::String(""));
-  CheckKept(d, "spec.replicatedJobs[0].replicas", "/spec/replicatedJobs/0/replicas",
-            Node::Int(0));
+  CheckKept(d, "spec.replicatedJobs[0].replicas", "/spec/replicatedJobs/0/replicas", Node::Int(0));
   CHECK(d.patch.empty());
 }
 
@@ -222,8 +220,8 @@ TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
         Value("{enableDNSHostnames: true, publishNotReadyAddresses: true}"));
   CheckDefault(d, "spec.network.enableDNSHostnames", "/spec/network/enableDNSHostnames",
                Node::Bool(true));
-  CheckDefault(d, "spec.network.publishNotReadyAddresses",
-               "/spec/network/publishNotReadyAddresses", Node::Bool(true));
+  CheckDefault(d, "spec.network.publishNotReadyAddresses", "/spec/network/publishNotReadyAddresses",
+               Node::Bool(true));
   CHECK(Paths(d.patch) ==
         "/spec/successPolicy\n"
         "/spec/startupPolicy\n"
@@ -233,12 +231,12 @@ TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
         "/spec/network/enableDNSHostnames\n"
         "/spec/network/publishNotReadyAddresses\n");
   // The webhook does not create what §3.1 says it leaves alone.
-  for (const char* absent : {"spec.failurePolicy", "spec.managedBy", "spec.suspend",
-                             "spec.coordinator", "spec.ttlSecondsAfterFinished",
-                             "spec.network.subdomain", "spec.replicatedJobs[0].replicas",
-                             "spec.replicatedJobs[0].template.spec.parallelism",
-                             "spec.replicatedJobs[0].template.spec.completions",
-                             "spec.replicatedJobs[0].template.spec.backoffLimit"}) {
+  for (const char* absent :
+       {"spec.failurePolicy", "spec.managedBy", "spec.suspend", "spec.coordinator",
+        "spec.ttlSecondsAfterFinished", "spec.network.subdomain", "spec.replicatedJobs[0].replicas",
+        "spec.replicatedJobs[0].template.spec.parallelism",
+        "spec.replicatedJobs[0].template.spec.completions",
+        "spec.replicatedJobs[0].template.spec.backoffLimit"}) {
     CAPTURE(absent);
     CHECK(FindPath(d.object, absent) == nullptr);
   }
@@ -346,8 +344,8 @@ spec:
   CHECK(FindOp(d.patch, "/spec/network") == nullptr);
   CheckKept(d, "spec.network.enableDNSHostnames", "/spec/network/enableDNSHostnames",
             Node::Bool(false));
-  CheckDefault(d, "spec.network.publishNotReadyAddresses",
-               "/spec/network/publishNotReadyAddresses", Node::Bool(true));
+  CheckDefault(d, "spec.network.publishNotReadyAddresses", "/spec/network/publishNotReadyAddresses",
+               Node::Bool(true));
   CheckKept(d, "spec.network.subdomain", "/spec/network/subdomain", Node::String("training"));
 
   Defaulted both = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
@@ -359,8 +357,8 @@ spec:
     enableDNSHostnames: true
     publishNotReadyAddresses: false
 )");
-  CheckKept(both, "spec.network.publishNotReadyAddresses",
-            "/spec/network/publishNotReadyAddresses", Node::Bool(false));
+  CheckKept(both, "spec.network.publishNotReadyAddresses", "/spec/network/publishNotReadyAddresses",
+            Node::Bool(false));
   CHECK(FindOp(both.patch, "/spec/network/enableDNSHostnames") == nullptr);
 }
 

@@ -1649,7 +1649,7 @@ TEST_CASE("admission: every webhook and apiserver rule of the registry is exerci
     if (rule.id.substr(0, 7) == "schema/" && rule.id != "schema/duplicate-key") continue;
     if (rule.id.substr(0, 7) == "update/") continue;
     if (rule.id.substr(0, 10) == "framework/") continue;  // framework_lint_test.cc
-    if (rule.id.substr(0, 8) == "volcano/") continue;  // volcano_validation_test.cc
+    if (rule.id.substr(0, 8) == "volcano/") continue;     // volcano_validation_test.cc
     CAPTURE(rule.id);
     CHECK(std::find(covered.begin(), covered.end(), rule.id) != covered.end());
   }

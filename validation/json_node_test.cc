@@ -106,7 +106,7 @@ TEST_CASE("json: strings, escapes and UTF-8 as RFC 8259 says") {
   CHECK(n.items[0].text == "a\"b\\c/d\b\f\n\r\t");
   CHECK(n.items[1].text == "\xc3\xa9\xe2\x82\xac");
   CHECK(n.items[2].text == "\xf0\x9f\x98\x80");  // A surrogate pair: one code point.
-  CHECK(n.items[3].text == "caf\xc3\xa9");        // Raw UTF-8 passes through.
+  CHECK(n.items[3].text == "caf\xc3\xa9");       // Raw UTF-8 passes through.
   CHECK(Parse("\"caf\xc3\xa9\"").text == "caf\xc3\xa9");
   CHECK(Parse("\xEF\xBB\xBF {\"a\": 1}").Find("a")->integer == 1);  // A BOM is skipped.
   CHECK(Parse(" \t\r\n[ ] ").items.empty());

@@ -188,7 +188,8 @@ TEST_CASE("names: GoQuote renders strings as Go's %q") {
   CHECK(GoQuote("a\nb") == "\"a\\nb\"");
   CHECK(GoQuote("a\tb") == "\"a\\tb\"");
   CHECK(GoQuote("a\rb") == "\"a\\rb\"");
-  CHECK(GoQuote(std::string("a\x01" "b")) == "\"a\\x01b\"");
+  CHECK(GoQuote(std::string("a\x01"
+                            "b")) == "\"a\\x01b\"");
   CHECK(GoQuote("a\x7f") == "\"a\\x7f\"");
   CHECK(GoQuote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");  // printable UTF-8 stays as is
   CHECK(GoQuote("it's") == "\"it's\"");

@@ -12,13 +12,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
-
 #include <valijson/exceptions.hpp>
 #include <valijson/internal/adapter.hpp>
 #include <valijson/internal/basic_adapter.hpp>
 #include <valijson/internal/frozen_value.hpp>
 #include <valijson/internal/optional.hpp>
+#include <vector>
 
 #include "validation/node.h"
 
@@ -185,9 +184,9 @@ class NodeValue {
 };
 
 /// The valijson adapter over a Node (which must outlive the adapter and everything made of it).
-class NodeAdapter : public valijson::adapters::BasicAdapter<NodeAdapter, NodeArray,
-                                                            NodeObjectMember, NodeObject,
-                                                            NodeValue> {
+class NodeAdapter
+    : public valijson::adapters::BasicAdapter<NodeAdapter, NodeArray, NodeObjectMember, NodeObject,
+                                              NodeValue> {
  public:
   /// An empty mapping.
   NodeAdapter() = default;
@@ -293,8 +292,7 @@ inline NodeObjectIterator NodeObject::find(const std::string& name) const {
   return end();
 }
 
-inline bool NodeFrozenValue::equalTo(const valijson::adapters::Adapter& other,
-                                     bool strict) const {
+inline bool NodeFrozenValue::equalTo(const valijson::adapters::Adapter& other, bool strict) const {
   return NodeAdapter(value_).equalTo(other, strict);
 }
 

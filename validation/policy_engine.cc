@@ -1,11 +1,11 @@
 #include "validation/policy_engine.h"
 
-#include "validation/go_regexp.h"
-
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <limits>
+
+#include "validation/go_regexp.h"
 
 namespace jobset {
 namespace {

@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "validation/defaults.h"
 #include "validation/embedded.h"
@@ -68,8 +67,8 @@ std::vector<Finding> Crd(const std::string& yaml) { return Check(*CrdSchema(), y
 std::string Describe(const std::vector<Finding>& findings) {
   std::string s;
   for (const Finding& f : findings) {
-    s += f.rule + " @" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) +
-         " [" + f.field + "] " + f.message + "\n";
+    s += f.rule + " @" + std::to_string(f.mark.line) + ":" + std::to_string(f.mark.column) + " [" +
+         f.field + "] " + f.message + "\n";
   }
   return s;
 }
@@ -97,18 +96,18 @@ const std::string kHead =
     "  name: js\n"                            // 4
     "spec:\n";                                // 5
 const std::string kReplicatedJob =
-    "  replicatedJobs:\n"                     // 6
-    "  - name: workers\n"                     // 7
-    "    replicas: 2\n"                       // 8
-    "    template:\n"                         // 9
-    "      spec:\n"                           // 10
-    "        parallelism: 1\n"                // 11
-    "        template:\n"                     // 12
-    "          spec:\n"                       // 13
-    "            restartPolicy: Never\n"      // 14
-    "            containers:\n"               // 15
-    "            - name: main\n"              // 16
-    "              image: busybox\n";         // 17
+    "  replicatedJobs:\n"                 // 6
+    "  - name: workers\n"                 // 7
+    "    replicas: 2\n"                   // 8
+    "    template:\n"                     // 9
+    "      spec:\n"                       // 10
+    "        parallelism: 1\n"            // 11
+    "        template:\n"                 // 12
+    "          spec:\n"                   // 13
+    "            restartPolicy: Never\n"  // 14
+    "            containers:\n"           // 15
+    "            - name: main\n"          // 16
+    "              image: busybox\n";     // 17
 
 std::string JobSet(const std::string& spec_extra = "", const std::string& rjob_extra = "") {
   return kHead + spec_extra + kReplicatedJob + rjob_extra;
@@ -129,9 +128,8 @@ class Agreement {
     const Json& ours = Resolve(ours_in);
     ++compared_;
     // Types.
-    std::string our_type = ours.contains("type") && ours["type"].is_string()
-                               ? ours["type"].get<std::string>()
-                               : "";
+    std::string our_type =
+        ours.contains("type") && ours["type"].is_string() ? ours["type"].get<std::string>() : "";
     std::string crd_type(crd.StringOr("type"));
     CHECK_MESSAGE(our_type == crd_type, path, ": type ", our_type, " vs CRD ", crd_type);
     // An object our schema leaves open: nothing below it (nor its required list) is ours.
@@ -351,13 +349,13 @@ TEST_CASE("schema: unknown fields") {
   SUBCASE("template metadata keeps only the fields the CRD publishes") {
     std::string yaml = JobSet("", "");
     yaml.replace(yaml.find("    template:\n") + 14, 0,
-                 "      metadata:\n"                   // 10
+                 "      metadata:\n"                    // 10
                  "        creationTimestamp: null\n");  // 11
     for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
       ExpectOne(findings, "schema/unknown-field",
                 "spec.replicatedJobs[0].template.metadata.creationTimestamp",
-                "unknown field \"spec.replicatedJobs[0].template.metadata.creationTimestamp\"",
-                11, 9);
+                "unknown field \"spec.replicatedJobs[0].template.metadata.creationTimestamp\"", 11,
+                9);
     }
   }
   SUBCASE("every unknown field of an object, in document order") {
@@ -435,11 +433,11 @@ TEST_CASE("schema: wrong types") {
   }
   SUBCASE("int-or-string quantities (CRD only)") {
     std::string yaml = JobSet() +
-                       "              resources:\n"        // 18
-                       "                limits:\n"         // 19
-                       "                  cpu: 2\n"        // 20
-                       "                  memory: 1Gi\n"   // 21
-                       "                  gpu: true\n";    // 22
+                       "              resources:\n"       // 18
+                       "                limits:\n"        // 19
+                       "                  cpu: 2\n"       // 20
+                       "                  memory: 1Gi\n"  // 21
+                       "                  gpu: true\n";   // 22
     CHECK(Builtin(yaml).empty());
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.gpu";
@@ -450,9 +448,9 @@ TEST_CASE("schema: wrong types") {
   }
   SUBCASE("patterns (CRD only, matched with RE2)") {
     std::string yaml = JobSet() +
-                       "              resources:\n"            // 18
-                       "                requests:\n"           // 19
-                       "                  memory: 1 GB\n";     // 20
+                       "              resources:\n"         // 18
+                       "                requests:\n"        // 19
+                       "                  memory: 1 GB\n";  // 20
     CHECK(Builtin(yaml).empty());
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests."
@@ -462,9 +460,9 @@ TEST_CASE("schema: wrong types") {
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].rule == "schema/invalid");
     CHECK(findings[0].field == field);
-    CHECK(findings[0].message.rfind(field + ": Invalid value: \"1 GB\": " + field +
-                                        " in body should match '^(\\+|-)?",
-                                    0) == 0);
+    CHECK(findings[0].message.rfind(
+              field + ": Invalid value: \"1 GB\": " + field + " in body should match '^(\\+|-)?",
+              0) == 0);
     CHECK(findings[0].mark.line == 20);
     CHECK(findings[0].mark.column == 27);
   }
@@ -473,10 +471,10 @@ TEST_CASE("schema: wrong types") {
 TEST_CASE("schema: enums") {
   SUBCASE("failure policy action") {
     std::string yaml = JobSet(
-        "  failurePolicy:\n"         // 6
-        "    rules:\n"               // 7
-        "    - name: r\n"            // 8
-        "      action: Foo\n");      // 9
+        "  failurePolicy:\n"     // 6
+        "    rules:\n"           // 7
+        "    - name: r\n"        // 8
+        "      action: Foo\n");  // 9
     for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
       ExpectOne(findings, "schema/enum", "spec.failurePolicy.rules[0].action",
                 "spec.failurePolicy.rules[0].action: Unsupported value: \"Foo\": supported values: "
@@ -527,10 +525,10 @@ TEST_CASE("schema: required fields") {
   }
   SUBCASE("the pod template") {
     std::string yaml = kHead +
-                       "  replicatedJobs:\n"   // 6
-                       "  - name: w\n"         // 7
-                       "    template:\n"       // 8
-                       "      spec:\n"         // 9
+                       "  replicatedJobs:\n"  // 6
+                       "  - name: w\n"        // 7
+                       "    template:\n"      // 8
+                       "      spec:\n"        // 9
                        "        completions: 2\n";
     for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
       ExpectOne(findings, "schema/required", "spec.replicatedJobs[0].template.spec.template",
@@ -564,19 +562,18 @@ TEST_CASE("schema: minimum and maxItems") {
     std::string yaml = JobSet("", deps);
     for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
       ExpectOne(findings, "schema/max-items", "spec.replicatedJobs[0].dependsOn",
-                "spec.replicatedJobs[0].dependsOn: Too many: 6: must have at most 5 items", 19,
-                5);
+                "spec.replicatedJobs[0].dependsOn: Too many: 6: must have at most 5 items", 19, 5);
     }
   }
 }
 
 TEST_CASE("schema: several problems give one finding each, in document order") {
   std::string yaml = JobSet(
-      "  ttlSecondsAfterFinished: -5\n"   // 6
-      "  successPolicy:\n"                // 7
-      "    operator: Some\n",             // 8
-      "    dependsOn:\n"                  // 18
-      "    - name: a\n");                 // 19
+      "  ttlSecondsAfterFinished: -5\n"  // 6
+      "  successPolicy:\n"               // 7
+      "    operator: Some\n",            // 8
+      "    dependsOn:\n"                 // 18
+      "    - name: a\n");                // 19
   for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
     INFO(Describe(findings));
     REQUIRE(findings.size() == 3);
@@ -611,13 +608,15 @@ TEST_CASE("schema: CompileCrdSchema refuses what it cannot use") {
   SUBCASE("not a CRD") {
     SourceFile f = ParseSource("x.yaml", JobSet());
     CHECK_FALSE(CompileCrdSchema(f.documents[0].root, "v1alpha2", &error));
-    CHECK(error == "not a CustomResourceDefinition (apiVersion \"jobset.x-k8s.io/v1alpha2\", "
-                   "kind \"JobSet\")");
+    CHECK(error ==
+          "not a CustomResourceDefinition (apiVersion \"jobset.x-k8s.io/v1alpha2\", "
+          "kind \"JobSet\")");
   }
   SUBCASE("an unknown version") {
     CHECK_FALSE(CompileCrdSchema(LoadCrd(), "v9", &error));
-    CHECK(error == "CustomResourceDefinition \"jobsets.jobset.x-k8s.io\" has no version \"v9\" "
-                   "(it has v1alpha2)");
+    CHECK(error ==
+          "CustomResourceDefinition \"jobsets.jobset.x-k8s.io\" has no version \"v9\" "
+          "(it has v1alpha2)");
   }
   SUBCASE("no version named: the first served one") {
     CHECK(CompileCrdSchema(LoadCrd(), "", &error));
@@ -666,8 +665,8 @@ TEST_CASE("schema: CRD conversion keeps preserve-unknown-fields open and nullabl
   auto schema = CompileCrdSchema(f.documents[0].root, "v1", &error);
   INFO(error);
   REQUIRE(schema);
-  CHECK(Check(*schema, "kind: Thing\nmetadata: {name: a}\nspec: {open: {x: 1}, size: 2}\n")
-            .empty());
+  CHECK(
+      Check(*schema, "kind: Thing\nmetadata: {name: a}\nspec: {open: {x: 1}, size: 2}\n").empty());
   ExpectOne(Check(*schema, "spec: {size: 3}\n"), "schema/minimum", "spec.size",
             "spec.size: Invalid value: 3: spec.size in body should be less than 3", 1, 14);
   ExpectOne(Check(*schema, "spec: {name: abcd}\n"), "schema/invalid", "spec.name",
