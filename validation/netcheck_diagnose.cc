@@ -138,8 +138,19 @@ void Finish(DiagnosedCycle* c, int check_round, bool last_in_log) {
     }
     if (Contains(c->faults, id)) {
       e.verdict = "fault";
+      // In the node-group variant a later phase clears what an earlier one found, so a node
+      // can be a fault after passing intra_initial: the last round decides.
+      bool passed_a_round = false;
+      for (const DiagnosedRound& r : c->rounds) {
+        const std::vector<std::string> in = RoundIds(r);
+        passed_a_round = passed_a_round || (Contains(in, id) && !Contains(r.faults, id));
+      }
       if (c->all_failed && !Contains(last.faults, id)) {
         e.why = "passed, but with 3 or fewer nodes a fault fails every node (" + history + ")";
+      } else if (passed_a_round) {
+        e.why = "failed in the round that decides, round " + std::to_string(last.round) +
+                (last.phase.empty() ? "" : " (" + last.phase + ")") +
+                "; later phases clear earlier results (" + history + ")";
       } else {
         e.why = "failed in every round of the cycle (" + history + ")";
       }
@@ -167,8 +178,9 @@ NetcheckDiagnosis DiagnoseNetcheck(const NetcheckLog& log) {
   std::map<int, const NetcheckLine*> grouping;  // By grouping round.
   for (const NetcheckLine& l : log.lines) {
     if (!l.phase.empty()) d.group_variant = true;
+    // Only old builds printed `Round 0:`; current ones print the grouping round plus one.
     if ((l.kind == NetcheckLineKind::kStatus || l.kind == NetcheckLineKind::kElapsed) &&
-        l.round == 0) {
+        l.old_format && l.round == 0) {
       d.round_offset = 0;
     }
   }
@@ -191,7 +203,7 @@ NetcheckDiagnosis DiagnoseNetcheck(const NetcheckLog& log) {
             (status ? !rounds.back().status.empty() : !rounds.back().elapsed.empty())) {
           DiagnosedRound r;
           r.round = l.round;
-          r.rdzv_round = l.round - d.round_offset;
+          r.rdzv_round = l.round - (l.old_format ? d.round_offset : 1);
           r.line = l.line;
           rounds.push_back(std::move(r));
         }

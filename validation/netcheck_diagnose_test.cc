@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+
 namespace jobset {
 namespace {
 
@@ -201,6 +204,65 @@ TEST_CASE("netcheck diagnose: a log without a check") {
   CHECK(d.cycles.empty());
   CHECK(d.unparsed.empty());
   CHECK(d.verdict_cycle == -1);
+}
+
+TEST_CASE("netcheck diagnose: old and new formats in one log keep their own round numbering") {
+  // The tutorial's 0-based `Round 0:` lines must not shift master.log's `network-check round N`
+  // lines, whose cycle stays complete with its fault node.
+  auto read = [](const char* name) {
+    std::ifstream in(std::string(JOBSET_SOURCE_DIR "/examples/netcheck/") + name);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string master = read("master.log"), tutorial = read("tutorial.log");
+  REQUIRE(!master.empty());
+  REQUIRE(!tutorial.empty());
+  NetcheckDiagnosis alone = Diagnose(master);
+  REQUIRE(alone.verdict_cycle >= 0);
+  NetcheckDiagnosis mixed = Diagnose(master + tutorial);
+  REQUIRE(!mixed.cycles.empty());
+  const DiagnosedCycle& first = mixed.cycles[0];
+  CHECK(first.complete);
+  CHECK(first.faults == alone.faults);
+  CHECK(first.rounds.size() == alone.cycles[alone.verdict_cycle].rounds.size());
+}
+
+TEST_CASE("netcheck diagnose: join and rendezvous lines cut off in a truncated log are reported") {
+  NetcheckDiagnosis d = Diagnose(
+      "[INFO] Worker node with id: 3, rank:\n"
+      "[INFO] Completed 0 round rendezvous\n"
+      "[INFO] Worker node with id: 4, rank: 4 and ip: 10.0.0.4 joining elastic-training "
+      "rendezvous for round: 0.\n"
+      "[INFO] Completed 0 round rendezvous of elastic-training is {4: 4}\n");
+  REQUIRE(d.unparsed.size() == 2);
+  CHECK(d.unparsed[0].line == 1);
+  CHECK(d.unparsed[1].line == 2);
+  CHECK(d.unparsed[0].why == "cut off before it names its rendezvous");
+}
+
+TEST_CASE("netcheck diagnose: node-group evidence when a later phase decides") {
+  NetcheckDiagnosis d = Diagnose(
+      "Node groups of round 0 (phase: intra_initial) are: [[0, 1], [2, 3]].\n"
+      "network-check round 1: The node status are: {0: True, 1: True, 2: True, 3: True}, the "
+      "node group are: [[0, 1], [2, 3]]\n"
+      "network-check round 1: The node elapsed time are {0: 20, 1: 20, 2: 20, 3: 20}\n"
+      "Node groups of round 1 (phase: inter_initial) are: [[0, 2], [1, 3]].\n"
+      "network-check round 2: The node status are: {0: True, 1: True, 2: False, 3: True}, the "
+      "node group are: [[0, 2], [1, 3]]\n"
+      "network-check round 2: The node elapsed time are {0: 20, 1: 20, 2: 3600, 3: 20}\n"
+      "Node groups of round 2 (phase: inter_diagnostic) are: [[0, 3], [1, 2]].\n"
+      "network-check round 3: The node status are: {0: True, 1: True, 2: False, 3: True}, the "
+      "node group are: [[0, 3], [1, 2]]\n"
+      "network-check round 3: The node elapsed time are {0: 20, 1: 20, 2: 3600, 3: 20}\n");
+  REQUIRE(d.verdict_cycle >= 0);
+  CHECK(d.faults == Ids{"2"});
+  const DiagnosedCycle& c = d.cycles[d.verdict_cycle];
+  const NodeEvidence* two = nullptr;
+  for (const NodeEvidence& e : c.nodes) {
+    if (e.id == "2") two = &e;
+  }
+  REQUIRE(two);
+  CHECK(two->verdict == "fault");
+  CHECK(two->why.find("failed in the round that decides, round 3 (inter_diagnostic)") == 0);
 }
 
 }  // namespace jobset

@@ -98,6 +98,17 @@ bool LooksLikeCheckLine(std::string_view line) {
   return false;
 }
 
+// A join or rendezvous-completed line cut off before it names its rendezvous (a truncated log):
+// it may be the check's, so it is reported rather than dropped.
+bool CutOffRendezvousLine(std::string_view line) {
+  const size_t join = line.find("Worker node with id:");
+  if (join != std::string_view::npos && line.find("rendezvous", join) == std::string_view::npos) {
+    return true;
+  }
+  const size_t done = line.find("round rendezvous");
+  return done != std::string_view::npos && line.find(" of ", done) == std::string_view::npos;
+}
+
 // True when only spaces and a final period follow a literal.
 bool EndsCleanly(std::string_view rest) {
   rest = SkipSpaces(rest);
@@ -183,6 +194,7 @@ std::string ReadLine(const Patterns& p, std::string_view text, NetcheckLine* out
     out->kind = NetcheckLineKind::kOther;
     return "";
   }
+  if (CutOffRendezvousLine(text)) return "cut off before it names its rendezvous";
   return LooksLikeCheckLine(text) ? "matches no known node-check line format" : "-";
 }
 
