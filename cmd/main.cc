@@ -360,7 +360,11 @@ int main(int argc, char** argv) {
   if (completion_cmd->parsed()) return jobset::RunCompletion(completion, std::cout, std::cerr);
   if (lint_cmd->parsed()) return jobset::RunLint(lint, std::cout, std::cerr);
   if (explain_cmd->parsed()) return jobset::RunExplain(explain, std::cout, std::cerr);
-  if (sim_cmd->parsed()) return jobset::RunSimulate(sim, std::cout, std::cerr);
+  if (sim_cmd->parsed()) {
+    sim.arrive_faulty_given = sim_cmd->count("--arrive-faulty") > 0;
+    sim.node_check_miss_given = sim_cmd->count("--node-check-miss") > 0;
+    return jobset::RunSimulate(sim, std::cout, std::cerr);
+  }
   if (plan_cmd->parsed()) return jobset::RunNetcheckPlan(plan, std::cout, std::cerr);
   if (diagnose_cmd->parsed()) return jobset::RunNetcheckDiagnose(diagnose, std::cout, std::cerr);
   return 2;

@@ -94,11 +94,11 @@ bool ApplyScenarioModel(const std::string& path, SimulateFlags* flags, std::stri
     } else if (e.key == "faultMix") {
       if (flags->fault_mix.empty()) flags->fault_mix = v.text;
     } else if (e.key == "arriveFaulty" && v.is_number()) {
-      if (flags->arrive_faulty == 0) flags->arrive_faulty = std::atof(v.text.c_str());
+      if (!flags->arrive_faulty_given) flags->arrive_faulty = std::atof(v.text.c_str());
     } else if (e.key == "nodeCheck") {
       if (flags->node_check.empty()) flags->node_check = v.text;
     } else if (e.key == "nodeCheckMiss" && v.is_number()) {
-      if (flags->node_check_miss == 0) flags->node_check_miss = std::atof(v.text.c_str());
+      if (!flags->node_check_miss_given) flags->node_check_miss = std::atof(v.text.c_str());
     } else {
       *error = path + ": model." + e.key +
                ": unknown field (nodes, runs, seed, nodeMTTF, runTime, "
@@ -254,7 +254,11 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Rows(
     };
     for (size_t i = 0; i < rows.size(); ++i) rows[i].second.push_back(v[i]);
   }
-  if (runs[0].model.arrive_faulty > 0 || runs[0].model.node_check) {
+  // The rows of the pre-flight check: when nodes arrive faulty, or when any run (the "+check"
+  // columns) has the check.
+  if (runs[0].model.arrive_faulty > 0 ||
+      std::any_of(runs.begin(), runs.end(),
+                  [](const PolicyRun& p) { return p.model.node_check; })) {
     rows.push_back({"faulty nodes at start", {}});
     rows.push_back({"  caught by the check", {}});
     rows.push_back({"check time", {}});

@@ -29,7 +29,9 @@ struct SimulateFlags {
   std::string faulty_fails_after = "10m";  ///< --faulty-fails-after DURATION.
   std::string node_check;      ///< --node-check DURATION of one round: also run with the check.
   double node_check_miss = 0;  ///< --node-check-miss P: chance a faulty node passes.
-  std::string plot;            ///< --plot FILE.svg
+  /// Whether those two were given, so that an explicit 0 beats a scenario's model value.
+  bool arrive_faulty_given = false, node_check_miss_given = false;
+  std::string plot;  ///< --plot FILE.svg
   int threads = 0;
   std::string color = "auto";
 };
