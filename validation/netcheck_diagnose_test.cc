@@ -265,4 +265,20 @@ TEST_CASE("netcheck diagnose: node-group evidence when a later phase decides") {
   CHECK(two->why.find("failed in the round that decides, round 3 (inter_diagnostic)") == 0);
 }
 
+TEST_CASE("netcheck diagnose: the v0.5 format, 1-based `Round N:` lines with groups") {
+  NetcheckDiagnosis d = Diagnose(
+      "Round 1: The node status are: {0: True, 1: True, 2: False, 3: False}, the node group "
+      "are: [[0, 1], [2, 3]]\n"
+      "Round 1: The node elapsed time are {0: 20.1, 1: 20.2, 2: 3600, 3: 3600}\n"
+      "Round 2: The node status are: {0: True, 1: True, 2: False, 3: True}, the node group are: "
+      "[[0, 2], [1, 3]]\n"
+      "Round 2: The node elapsed time are {0: 20.1, 1: 20.2, 2: 3600, 3: 20.3}\n");
+  CHECK(d.round_offset == 1);
+  REQUIRE(d.cycles.size() == 1);
+  CHECK(d.cycles[0].complete);
+  CHECK(d.faults == Ids{"2"});
+  CHECK(d.cycles[0].rounds[0].rdzv_round == 0);
+  CHECK(d.cycles[0].rounds[0].groups.size() == 2);
+}
+
 }  // namespace jobset
