@@ -323,8 +323,7 @@ std::vector<bool> NeverStart(const JobSet& js) {
 }
 
 // dependsOn that waits forever: on the replicated job itself, or on one that never starts.
-void CheckDependsOn(const JobSet& js, FindingSink* sink) {
-  const std::vector<bool> never = NeverStart(js);
+void CheckDependsOn(const JobSet& js, const std::vector<bool>& never, FindingSink* sink) {
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
     const ReplicatedJob& rj = js.replicated_jobs[i];
     for (size_t k = 0; k < rj.depends_on.size(); ++k) {
@@ -354,9 +353,8 @@ void CheckDependsOn(const JobSet& js, FindingSink* sink) {
 // child Job has succeeded, and completes the JobSet when the succeeded Jobs of the targeted
 // replicated jobs (all of them when no target is named) number at least 1 (Any), or at least
 // the sum of the targets' replicas (All).
-void CheckSuccessPolicy(const JobSet& js, FindingSink* sink) {
+void CheckSuccessPolicy(const JobSet& js, const std::vector<bool>& never, FindingSink* sink) {
   const SuccessPolicy policy = js.success_policy.value_or(SuccessPolicy{});
-  const std::vector<bool> never = NeverStart(js);
   std::vector<size_t> targets;
   bool any_jobs = false;
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
@@ -498,8 +496,9 @@ void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, Find
 void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* sink) {
   JobSet js = DecodeJobSet(object);
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) CheckJobTemplate(js, r, sink);
-  CheckDependsOn(js, sink);
-  CheckSuccessPolicy(js, sink);
+  const std::vector<bool> never = NeverStart(js);
+  CheckDependsOn(js, never, sink);
+  CheckSuccessPolicy(js, never, sink);
   if (!js.failure_policy) return;
   CheckMaxRestarts(js, sink);
   CheckRestartBudget(js, sink);

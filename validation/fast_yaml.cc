@@ -170,22 +170,29 @@ class FastParser {
         if (l[end] == '#' && l[end - 1] == ' ') return false;
         ++end;
       }
-      size_t last = end;
-      while (last > c && l[last - 1] == ' ') --last;
-      key = std::string(l.substr(c, last - c));
     }
     if (end + 1 < l.size() && l[end + 1] != ' ') return false;
     if (emit) {
       if (quoted) {
         h_->OnScalar(MarkAt(li_, c), "!", 0, key);
-      } else if (IsNullText(key)) {
-        h_->OnNull(MarkAt(li_, c), 0);
       } else {
-        h_->OnScalar(MarkAt(li_, c), "?", 0, key);
+        Plain(l, c, end);
       }
       col_ = end + 1;
     }
     return true;
+  }
+
+  // Sends the plain scalar written in l[c, end), trailing spaces dropped; yaml-cpp reports
+  // `~`, `null`, `Null` and `NULL` as nulls.
+  void Plain(std::string_view l, size_t c, size_t end) {
+    while (end > c && l[end - 1] == ' ') --end;
+    std::string_view v = l.substr(c, end - c);
+    if (IsNullText(v)) {
+      h_->OnNull(MarkAt(li_, c), 0);
+    } else {
+      h_->OnScalar(MarkAt(li_, c), "?", 0, std::string(v));
+    }
   }
 
   // A block node at (li_, col_): a mapping or a sequence.
@@ -286,14 +293,7 @@ class FastParser {
         if (l[end] == ':' && (end + 1 == l.size() || l[end + 1] == ' ')) return false;
         ++end;
       }
-      size_t last = end;
-      while (last > c && l[last - 1] == ' ') --last;
-      std::string_view v = l.substr(c, last - c);
-      if (IsNullText(v)) {
-        h_->OnNull(MarkAt(li_, c), 0);
-      } else {
-        h_->OnScalar(MarkAt(li_, c), "?", 0, std::string(v));
-      }
+      Plain(l, c, end);
       col_ = end;
     }
     // Only spaces and a comment (after a space) may follow on the line.
@@ -431,14 +431,7 @@ class FastParser {
       ++end;
     }
     if (end >= l.size() || l[end] == '?') return false;
-    size_t last = end;
-    while (last > c && l[last - 1] == ' ') --last;
-    std::string_view v = l.substr(c, last - c);
-    if (IsNullText(v)) {
-      h_->OnNull(MarkAt(li_, c), 0);
-    } else {
-      h_->OnScalar(MarkAt(li_, c), "?", 0, std::string(v));
-    }
+    Plain(l, c, end);
     col_ = end;
     return true;
   }

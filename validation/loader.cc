@@ -549,6 +549,16 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
     out->push_back(std::move(d));
     return out->back();
   };
+  // Adds the document a builder read, unless it is empty (kubectl skips empty documents).
+  auto take = [&](TreeBuilder* builder, Mark start) {
+    Node root = builder->TakeRoot();
+    if (root.is_null()) return;
+    Document& d = new_doc(root.mark.known() ? root.mark : start);
+    d.root = std::move(root);
+    d.parsed = true;
+    d.problems = builder->TakeWarnings();
+    d.aliases = builder->aliases();
+  };
   size_t bad = FindInvalidUtf8(text, chunk.begin, chunk.end);
   if (bad != std::string::npos) {
     Document& d = new_doc(Mark{chunk.line + 1, 1});
@@ -572,13 +582,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
       fast = false;
     }
     if (fast && builder.has_root()) {
-      Node root = builder.TakeRoot();
-      if (root.is_null()) return;
-      Document& d = new_doc(root.mark);
-      d.root = std::move(root);
-      d.parsed = true;
-      d.problems = builder.TakeWarnings();
-      d.aliases = builder.aliases();
+      take(&builder, Mark{chunk.line + 1, 1});
       return;
     }
   }
@@ -624,14 +628,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
           InputError("yaml/syntax", start, std::string("cannot parse: ") + e.what()));
       return;
     }
-    if (!builder.has_root()) continue;
-    Node root = builder.TakeRoot();
-    if (root.is_null()) continue;  // an empty document, as kubectl skips it
-    Document& d = new_doc(root.mark.known() ? root.mark : start);
-    d.root = std::move(root);
-    d.parsed = true;
-    d.problems = builder.TakeWarnings();
-    d.aliases = builder.aliases();
+    if (builder.has_root()) take(&builder, start);
   }
 }
 
