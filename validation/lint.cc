@@ -58,13 +58,18 @@ void LintDocumentObject(const Node& object, int document, const FixSite& site,
 }  // namespace
 
 std::vector<Finding> LintObject(const Node& object, const LintOptions& options) {
+  Node defaulted = object;
+  return LintObjectInPlace(&defaulted, options);
+}
+
+std::vector<Finding> LintObjectInPlace(Node* object, const LintOptions& options) {
   // kube-apiserver's order: CRD defaults on decode, the mutating webhook, then the schema and
   // CEL, then the validating webhook. Positions survive: defaulted values have none and are
   // placed at the nearest value the file holds.
-  Node defaulted = object;
   std::vector<PatchOp> patch;
-  ApplyCrdDefaults(&defaulted, &patch);
-  ApplyWebhookDefaults(&defaulted, &patch);
+  ApplyCrdDefaults(object, &patch);
+  ApplyWebhookDefaults(object, &patch);
+  const Node& defaulted = *object;
   std::vector<Finding> findings;
   if (options.schema) findings = ValidateSchema(*options.schema, defaulted);
   FindingSink sink(defaulted, &findings);

@@ -50,6 +50,11 @@ struct FileResult {
 /// webhook). Findings are placed in `object` (line and column) but carry no file.
 std::vector<Finding> LintObject(const Node& object, const LintOptions& options);
 
+/// The same, on an object the caller no longer needs as written: it is defaulted in place (CRD
+/// and mutating-webhook defaults, what kube-apiserver validates) instead of being copied first.
+/// The admission webhook's path, where the copy of a 5 KB object cost a tenth of a request.
+std::vector<Finding> LintObjectInPlace(Node* object, const LintOptions& options);
+
 /// Checks every document of a loaded file.
 FileResult LintSource(const SourceFile& file, const LintOptions& options);
 

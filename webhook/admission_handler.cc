@@ -69,7 +69,7 @@ HttpReply HandleAdmission(Endpoint endpoint, std::string_view content_type, std:
       response = MutateJobSet(request);
       break;
     case Endpoint::kValidateJobSet:
-      response = ValidateJobSet(request, options.lint);
+      response = ValidateJobSetInPlace(&request, options.lint);
       break;
     case Endpoint::kMutateVolcano:
       response = MutateVolcanoJob(request, options.volcano_scheduler_name);

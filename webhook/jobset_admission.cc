@@ -153,24 +153,29 @@ std::string JsonPatchText(const std::vector<PatchOp>& ops) {
 }
 
 AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options) {
-  if (!IsJobSetRequest(request)) return AllowedResponse();
+  AdmissionRequest copy = request;
+  return ValidateJobSetInPlace(&copy, options);
+}
+
+AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options) {
+  if (!IsJobSetRequest(*request)) return AllowedResponse();
   std::vector<Finding> findings;
-  if (request.operation == "CREATE") {
-    if (!IsObject(request.object)) {
+  if (request->operation == "CREATE") {
+    if (!IsObject(request->object)) {
       return BadRequestResponse("request.object is missing or not a JSON object");
     }
-    findings = LintObject(*request.object, options);
+    findings = LintObjectInPlace(&*request->object, options);
     // The annotation travels with the object, so it silences warnings here as in lint
     // (`# kubectl-jobset:ignore` comments do not reach the cluster). Errors are never silenced.
-    ApplyAnnotationSuppressions(*request.object, &findings);
-  } else if (request.operation == "UPDATE") {
-    if (!IsObject(request.object)) {
+    ApplyAnnotationSuppressions(*request->object, &findings);
+  } else if (request->operation == "UPDATE") {
+    if (!IsObject(request->object)) {
       return BadRequestResponse("request.object is missing or not a JSON object");
     }
-    if (!IsObject(request.old_object)) {
+    if (!IsObject(request->old_object)) {
       return BadRequestResponse("request.oldObject is missing or not a JSON object");
     }
-    findings = LintUpdate(*request.old_object, *request.object, options);
+    findings = LintUpdate(*request->old_object, *request->object, options);
   } else {
     return AllowedResponse();  // DELETE and CONNECT: nothing to check.
   }
@@ -180,10 +185,10 @@ AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOpti
   }
   AdmissionResponse response = AllowedResponse();
   // Create-time lint rules are not re-run on UPDATE: only its errors count there.
-  if (request.operation == "CREATE") response.warnings = WarningsOf(findings);
+  if (request->operation == "CREATE") response.warnings = WarningsOf(findings);
   if (!errors.empty()) {
     response.allowed = false;
-    response.status = InvalidStatus(ObjectName(*request.object), errors);
+    response.status = InvalidStatus(ObjectName(*request->object), errors);
   }
   return response;
 }

@@ -41,6 +41,10 @@ bool IsJobSetRequest(const AdmissionRequest& request);
 /// A missing or non-object `object` (or `oldObject` on UPDATE) is rejected with 400.
 AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options);
 
+/// The same verdict, without copying the object: `request->object` is defaulted in place (its
+/// metadata is left as sent). The server's path; the request is not needed as sent afterwards.
+AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options);
+
 /// The mutating webhook, CREATE only: the upstream mutating webhook's defaults as an RFC 6902
 /// patch (no patch at all when nothing changes). UPDATE and others are allowed untouched.
 AdmissionResponse MutateJobSet(const AdmissionRequest& request);
