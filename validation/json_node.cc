@@ -1,5 +1,6 @@
 #include "validation/json_node.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -71,6 +72,14 @@ void MergeDuplicateKeys(Node* map) {
   entries.resize(out);
 }
 
+// Bytes that a JSON string holds as they are: not '"', '\\', a control character or the start of
+// a UTF-8 sequence (which is checked).
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
+
 // A strict RFC 8259 parser building Nodes in place, for request bodies: the webhook's hot
 // path (nlohmann's lexer copied every string character by character and cost half of a
 // request). It keeps nlohmann's semantics: a UTF-8 BOM is skipped, strings must be valid UTF-8
@@ -79,7 +88,9 @@ void MergeDuplicateKeys(Node* map) {
 // an explicit stack bounded by the depth limit, so the whole parse is bounded by the input.
 class JsonParser {
  public:
-  JsonParser(std::string_view text, int max_depth) : s_(text), max_depth_(max_depth) {}
+  JsonParser(std::string_view text, int max_depth) : s_(text), max_depth_(max_depth) {
+    pending_.reserve(64);
+  }
 
   bool Parse(Node* root) {
     if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
@@ -99,20 +110,20 @@ class JsonParser {
           return true;
         }
         SkipSpace();
-        Node& top = *open_.back();
+        const bool map = open_.back().map;
         char c = Peek();
         if (c == ',') {
           ++pos_;
           SkipSpace();
-          if (top.is_map() && !ParseKey()) return false;
+          if (map && !ParseKey()) return false;
           break;  // The next value.
         }
-        if (c == (top.is_map() ? '}' : ']')) {
+        if (c == (map ? '}' : ']')) {
           ++pos_;
           Close();
           continue;
         }
-        return Fail(top.is_map() ? "expected ',' or '}'" : "expected ',' or ']'");
+        return Fail(map ? "expected ',' or '}'" : "expected ',' or ']'");
       }
     }
   }
@@ -120,6 +131,14 @@ class JsonParser {
   const std::string& error() const { return error_; }
 
  private:
+  /// An open container: where its value is, and where its values start in `pending_`.
+  struct Container {
+    size_t slot;   ///< Index of its own entry in `pending_`, or kRoot.
+    size_t first;  ///< Index of its first value in `pending_`.
+    bool map;
+  };
+  static constexpr size_t kRoot = static_cast<size_t>(-1);
+
   char Peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   bool AtEnd() const { return pos_ >= s_.size(); }
 
@@ -143,15 +162,14 @@ class JsonParser {
   bool ParseValue() {
     switch (Peek()) {
       case '{':
-        if (!OpenContainer(Node::Map(), '}')) return false;
+        if (!OpenContainer(Node::Kind::kMap, '}')) return false;
         return !opened_ || ParseKey();
       case '[':
-        return OpenContainer(Node::Seq(), ']');
+        return OpenContainer(Node::Kind::kSeq, ']');
       case '"': {
-        std::string v;
-        if (!ParseString(&v)) return false;
-        Store(Node::String(std::move(v)));
-        return true;
+        Node& v = Slot();
+        v.kind = Node::Kind::kString;
+        return ParseString(&v.text);
       }
       case 't':
         return Literal("true", Node::Bool(true));
@@ -165,9 +183,9 @@ class JsonParser {
   }
 
   // At '{' or '[': opens the container, and closes it at once when `close` follows.
-  bool OpenContainer(Node v, char close) {
+  bool OpenContainer(Node::Kind kind, char close) {
     ++pos_;
-    if (!Open(std::move(v))) return false;
+    if (!Open(kind)) return false;
     SkipSpace();
     if (Peek() == close) {
       ++pos_;
@@ -290,11 +308,7 @@ class JsonParser {
     ++pos_;
     for (;;) {
       size_t run = pos_;
-      while (pos_ < s_.size()) {
-        unsigned char c = static_cast<unsigned char>(s_[pos_]);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-        ++pos_;
-      }
+      while (pos_ < s_.size() && kPlain[static_cast<unsigned char>(s_[pos_])]) ++pos_;
       out->append(s_.data() + run, pos_ - run);
       if (AtEnd()) return Fail("unterminated string");
       unsigned char c = static_cast<unsigned char>(s_[pos_]);
@@ -356,36 +370,56 @@ class JsonParser {
     }
   }
 
-  // Stores a finished value in the open container (or as the root); returns it.
-  Node* Store(Node v) {
-    if (open_.empty()) {
-      *root_ = std::move(v);
-      return root_;
-    }
-    Node& top = *open_.back();
-    if (top.is_map()) {
-      top.entries.push_back(MapEntry{std::move(key_), Mark{}, std::move(v)});
+  // Stores a finished value in the open container (or as the root).
+  void Store(Node v) { Slot() = std::move(v); }
+
+  // A new, null value in the innermost open container (or the root), to be filled in place.
+  // Values of open containers wait on `pending_` (with their keys) until the container closes,
+  // then move into it at once: one allocation of the right size per container.
+  Node& Slot() {
+    if (open_.empty()) return *root_;
+    MapEntry& e = pending_.emplace_back();
+    if (open_.back().map) {
+      e.key = std::move(key_);
       key_.clear();
-      return &top.entries.back().value;
     }
-    top.items.push_back(std::move(v));
-    return &top.items.back();
+    return e.value;
   }
 
-  // Only the innermost open container ever grows, so the pointers to the outer ones (which
-  // live in their parents' vectors) stay valid.
-  bool Open(Node v) {
+  // The value an open container will hold: the root, or an entry of its parent's values.
+  Node& Holder(const Container& c) { return c.slot == kRoot ? *root_ : pending_[c.slot].value; }
+
+  bool Open(Node::Kind kind) {
     if (static_cast<int>(open_.size()) >= max_depth_) {
       error_ = "JSON nested deeper than " + std::to_string(max_depth_) + " levels";
       return false;
     }
-    open_.push_back(Store(std::move(v)));
+    const size_t slot = open_.empty() ? kRoot : pending_.size();
+    Slot().kind = kind;
+    open_.push_back({slot, pending_.size(), kind == Node::Kind::kMap});
     return true;
   }
 
+  // Moves the innermost container's values into it. Its own entry sits below them in
+  // `pending_` (or is the root), so it stays where it is.
   void Close() {
-    if (open_.back()->is_map()) MergeDuplicateKeys(open_.back());
+    const Container c = open_.back();
     open_.pop_back();
+    Node& node = Holder(c);
+    const size_t count = pending_.size() - c.first;
+    if (c.map) {
+      node.entries.reserve(count);
+      for (size_t i = c.first; i < pending_.size(); ++i) {
+        node.entries.push_back(std::move(pending_[i]));
+      }
+      MergeDuplicateKeys(&node);
+    } else {
+      node.items.reserve(count);
+      for (size_t i = c.first; i < pending_.size(); ++i) {
+        node.items.push_back(std::move(pending_[i].value));
+      }
+    }
+    pending_.resize(c.first);
   }
 
   std::string_view s_;
@@ -393,7 +427,8 @@ class JsonParser {
   bool opened_ = false;
   int max_depth_;
   Node* root_ = nullptr;
-  std::vector<Node*> open_;
+  std::vector<Container> open_;
+  std::vector<MapEntry> pending_;
   std::string key_;
   std::string error_;
 };
@@ -464,7 +499,7 @@ size_t Utf8Sequence(std::string_view s, size_t i) {
   return len;
 }
 
-void AppendJsonString(std::string_view s, std::string* out) {
+void AppendString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   for (size_t i = 0; i < s.size();) {
@@ -538,7 +573,7 @@ void AppendJson(const Node& n, std::string* out) {
       return;
     }
     case Node::Kind::kString:
-      AppendJsonString(n.text, out);
+      AppendString(n.text, out);
       return;
     case Node::Kind::kSeq:
       out->push_back('[');
@@ -552,7 +587,7 @@ void AppendJson(const Node& n, std::string* out) {
       out->push_back('{');
       for (size_t i = 0; i < n.entries.size(); ++i) {
         if (i) out->push_back(',');
-        AppendJsonString(n.entries[i].key, out);
+        AppendString(n.entries[i].key, out);
         out->push_back(':');
         AppendJson(n.entries[i].value, out);
       }
@@ -606,6 +641,8 @@ nlohmann::ordered_json NodeToJson(const Node& node) {
   }
   return nullptr;
 }
+
+void AppendJsonString(std::string_view s, std::string* out) { AppendString(s, out); }
 
 std::string NodeToJsonText(const Node& node) {
   std::string out;

@@ -43,4 +43,8 @@ nlohmann::ordered_json NodeToJson(const Node& node);
 /// bytes replaced by U+FFFD).
 std::string NodeToJsonText(const Node& node);
 
+/// Appends `s` to `out` as a JSON string (quoted, escaped; bytes that are not UTF-8 become
+/// U+FFFD), as NodeToJsonText writes strings.
+void AppendJsonString(std::string_view s, std::string* out);
+
 }  // namespace jobset
