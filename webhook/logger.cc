@@ -3,11 +3,59 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "validation/json_node.h"
+
 namespace jobset::webhook {
+
+void LogFields::Key(std::string_view key) {
+  text_ += ',';
+  AppendJsonString(key, &text_);
+  text_ += ':';
+}
+
+LogFields& LogFields::Add(std::string_view key, std::string_view value) {
+  Key(key);
+  AppendJsonString(value, &text_);
+  return *this;
+}
+
+LogFields& LogFields::Add(std::string_view key, int64_t value) {
+  Key(key);
+  text_ += std::to_string(value);
+  return *this;
+}
+
+LogFields& LogFields::Add(std::string_view key, size_t value) {
+  Key(key);
+  text_ += std::to_string(value);
+  return *this;
+}
+
+LogFields& LogFields::Add(std::string_view key, double value) {
+  Key(key);
+  if (!std::isfinite(value)) {
+    text_ += "null";
+    return *this;
+  }
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  std::string_view number(buf, static_cast<size_t>(end - buf));
+  text_ += number;
+  if (number.find_first_of(".en") == std::string_view::npos) text_ += ".0";
+  return *this;
+}
+
+LogFields& LogFields::Add(std::string_view key, bool value) {
+  Key(key);
+  text_ += value ? "true" : "false";
+  return *this;
+}
 
 std::string Logger::Timestamp() {
   using std::chrono::system_clock;
@@ -32,6 +80,20 @@ void Logger::Log(std::string_view level, std::string_view msg,
   }
   std::string text = line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   text += '\n';
+  Write(text);
+}
+
+void Logger::Log(std::string_view level, std::string_view msg, const LogFields& fields) {
+  std::string text = "{\"ts\":\"" + Timestamp() + "\",\"level\":";
+  AppendJsonString(level, &text);
+  text += ",\"msg\":";
+  AppendJsonString(msg, &text);
+  text += fields.text();
+  text += "}\n";
+  Write(text);
+}
+
+void Logger::Write(const std::string& text) {
   std::lock_guard<std::mutex> lock(mu_);
   const char* p = text.data();
   size_t left = text.size();

@@ -221,21 +221,22 @@ void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path, const ht
   }
   metrics_->ObserveRequest(path, reply.verdict, reply.status, seconds);
   metrics_->AddInFlight(-1);
-  nlohmann::ordered_json fields = {{"path", path},
-                                   {"uid", reply.uid},
-                                   {"kind", reply.kind},
-                                   {"name", reply.name},
-                                   {"namespace", reply.namespace_name},
-                                   {"operation", reply.operation},
-                                   {"verdict", reply.verdict},
-                                   {"code", reply.status},
-                                   {"latency_ms", seconds * 1000},
-                                   {"remote", req.remote_addr}};
-  if (reply.review_code) fields["reviewCode"] = reply.review_code;
-  if (reply.dry_run) fields["dryRun"] = true;
-  if (reply.warnings) fields["warnings"] = reply.warnings;
-  if (!reply.api_version.empty()) fields["apiVersion"] = reply.api_version;
-  if (!reply.error.empty()) fields["error"] = reply.error;
+  LogFields fields;
+  fields.Add("path", path)
+      .Add("uid", reply.uid)
+      .Add("kind", reply.kind)
+      .Add("name", reply.name)
+      .Add("namespace", reply.namespace_name)
+      .Add("operation", reply.operation)
+      .Add("verdict", reply.verdict)
+      .Add("code", reply.status)
+      .Add("latency_ms", seconds * 1000)
+      .Add("remote", req.remote_addr);
+  if (reply.review_code) fields.Add("reviewCode", reply.review_code);
+  if (reply.dry_run) fields.Add("dryRun", true);
+  if (reply.warnings) fields.Add("warnings", reply.warnings);
+  if (!reply.api_version.empty()) fields.Add("apiVersion", reply.api_version);
+  if (!reply.error.empty()) fields.Add("error", reply.error);
   if (reply.status >= 400) {
     log_->Warn("request refused", fields);
   } else {
