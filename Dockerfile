@@ -15,7 +15,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       cmake g++ make pkg-config \
       libyaml-cpp-dev nlohmann-json3-dev libvalijson-dev libcpp-httplib-dev libssl-dev \
-      libcli11-dev doctest-dev libre2-dev \
+      libcli11-dev doctest-dev libre2-dev libmimalloc-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -35,11 +35,12 @@ FROM debian:bookworm-slim
 # Runtime libraries only (libstdc++6, libgcc-s1 and libc6 are already in the base image).
 # yaml-cpp and RE2 are linked from their static archives and kubectl-jobset is fully static
 # (CMake's JOBSET_STATIC); libcpp-httplib0.11 is Debian's shared cpp-httplib (it pulls in zlib
-# and brotli); ca-certificates is not needed to serve, but makes the image usable for
-# kubectl-jobset. tests/manifests_test.sh checks this list against the built binaries.
+# and brotli); libmimalloc2.0 is the webhook's malloc; ca-certificates is not needed to serve,
+# but makes the image usable for kubectl-jobset. tests/manifests_test.sh checks this list
+# against the built binaries.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libssl3 libcpp-httplib0.11 ca-certificates \
+      libssl3 libcpp-httplib0.11 libmimalloc2.0 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 COPY --from=build /build/webhook/jobset-webhook /build/kubectl-jobset /usr/local/bin/

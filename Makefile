@@ -1,6 +1,6 @@
 # The two commands: `make demo` and `make test`. Both install what is missing first.
 DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson-dev \
-        libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev
+        libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev libmimalloc-dev
 # Tools some tests drive; each test skips cleanly when its tool is absent.
 TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit
 BUILD ?= build

@@ -282,6 +282,8 @@ if build and all(os.path.exists(b) for b in binaries) and shutil.which("readelf"
             if not pkgs & (installed | base):
                 missing.append(f"{os.path.basename(b)} needs {soname} ({', '.join(sorted(pkgs)) or 'no package'})")
     check("Dockerfile's runtime stage installs every library the binaries need", not missing, missing)
+    check("jobset-webhook runs on mimalloc", "libmimalloc" in subprocess.run(
+        ["readelf", "-d", binaries[0]], capture_output=True, text=True).stdout)
     check("kubectl-jobset is a static executable", "NEEDED" not in subprocess.run(
         ["readelf", "-d", binaries[1]], capture_output=True, text=True).stdout)
 else:

@@ -11,6 +11,10 @@
 #include <string>
 #include <thread>
 
+#ifdef JOBSET_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 #include "validation/feature_gates.h"
 #include "webhook/cert_store.h"
 #include "webhook/flags.h"
@@ -20,6 +24,17 @@
 
 namespace jobset::webhook {
 namespace {
+
+// Which malloc serves the requests (mimalloc unless built with sanitizers), for the start-up log.
+std::string AllocatorName() {
+#ifdef JOBSET_MIMALLOC
+  const int v = mi_version();  // e.g. 209 for 2.0.9
+  return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
+         std::to_string(v % 10);
+#else
+  return "glibc";
+#endif
+}
 
 int Run(const WebhookConfig& config) {
   // SIGTERM and SIGINT are blocked in every thread (threads inherit the mask) and taken
@@ -62,6 +77,7 @@ int Run(const WebhookConfig& config) {
   }
   server.Start();
   log.Info("serving", {{"version", JOBSET_VERSION},
+                       {"allocator", AllocatorName()},
                        {"address", config.bind_address},
                        {"port", server.port()},
                        {"healthAddress", config.health_bind_address},
