@@ -1,5 +1,9 @@
 #include "validation/json_node.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -79,6 +83,29 @@ constexpr std::array<bool, 256> kPlain = [] {
   for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
   return plain;
 }();
+
+// The end of the run of plain bytes (kPlain) that starts at `pos`. Request bodies are mostly
+// such runs (the last-applied annotation alone is a few KB of text), so SSE2 looks at 16 bytes
+// at a time where it exists: signed bytes below 0x20 are the control characters and every
+// byte from 0x80 up.
+size_t PlainRunEnd(std::string_view s, size_t pos) {
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (pos + 16 <= s.size()) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + pos));
+    const __m128i stop =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                     _mm_cmplt_epi8(v, space));
+    const int mask = _mm_movemask_epi8(stop);
+    if (mask != 0) return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    pos += 16;
+  }
+#endif
+  while (pos < s.size() && kPlain[static_cast<unsigned char>(s[pos])]) ++pos;
+  return pos;
+}
 
 // A strict RFC 8259 parser building Nodes in place, for request bodies: the webhook's hot
 // path (nlohmann's lexer copied every string character by character and cost half of a
@@ -308,7 +335,7 @@ class JsonParser {
     ++pos_;
     for (;;) {
       size_t run = pos_;
-      while (pos_ < s_.size() && kPlain[static_cast<unsigned char>(s_[pos_])]) ++pos_;
+      pos_ = PlainRunEnd(s_, pos_);
       out->append(s_.data() + run, pos_ - run);
       if (AtEnd()) return Fail("unterminated string");
       unsigned char c = static_cast<unsigned char>(s_[pos_]);

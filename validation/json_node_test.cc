@@ -123,6 +123,26 @@ TEST_CASE("json: strings, escapes and UTF-8 as RFC 8259 says") {
   CHECK(ParseError("\"\xc0\xaf\"").find("invalid UTF-8") != std::string::npos);  // Overlong.
 }
 
+TEST_CASE("json: a quote, escape, control or UTF-8 byte is seen at any offset of a long run") {
+  // Strings are scanned 16 bytes at a time: put each kind of special byte at every position
+  // around and across those blocks, and compare with nlohmann.
+  for (size_t at = 0; at < 40; ++at) {
+    for (std::string special : {"\\\"", "\\n", "\xc3\xa9", "\"", "\x01", "\x7f"}) {
+      std::string inner = std::string(at, 'a') + special + std::string(37 - at % 37, 'b');
+      std::string text = "[\"" + inner + "\", 1]";
+      Node n;
+      std::string error;
+      bool ok = ParseJson(text, JsonParseLimits{}, &n, &error);
+      auto reference = nlohmann::json::parse(text, nullptr, false);
+      INFO("at=" << at << " special=" << special);
+      REQUIRE(ok == !reference.is_discarded());
+      if (ok) CHECK(n.items.at(0).text == reference[0].get<std::string>());
+      if (special == "\x01")
+        CHECK(error.find("invalid JSON at byte " + std::to_string(at + 3)) == 0);
+    }
+  }
+}
+
 TEST_CASE("json: numbers as nlohmann reads them") {
   CHECK(Parse("0").integer == 0);
   CHECK(Parse("-0").is_int());
