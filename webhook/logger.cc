@@ -93,18 +93,54 @@ void Logger::Log(std::string_view level, std::string_view msg, const LogFields& 
   Write(text);
 }
 
+Logger::Logger(int fd) : fd_(fd), writer_([this] { Drain(); }) {}
+
+Logger::~Logger() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_one();
+  writer_.join();
+}
+
 void Logger::Write(const std::string& text) {
-  std::lock_guard<std::mutex> lock(mu_);
-  const char* p = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd_, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return;  // Nowhere to report a failing log stream.
+  std::unique_lock<std::mutex> lock(mu_);
+  written_.wait(lock, [&] { return pending_.size() < kMaxPending; });
+  const bool was_idle = pending_.empty() && !writing_;
+  pending_ += text;
+  if (was_idle) wake_.notify_one();
+}
+
+void Logger::Flush() {
+  std::unique_lock<std::mutex> lock(mu_);
+  written_.wait(lock, [&] { return pending_.empty() && !writing_; });
+}
+
+void Logger::Drain() {
+  std::string batch;
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [&] { return !pending_.empty() || stop_; });
+    if (pending_.empty()) return;  // Stopped, and everything is written.
+    batch.swap(pending_);          // pending_ keeps the old batch's capacity.
+    writing_ = true;
+    lock.unlock();
+    const char* p = batch.data();
+    size_t left = batch.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        break;  // Nowhere to report a failing log stream.
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
     }
-    p += n;
-    left -= static_cast<size_t>(n);
+    batch.clear();
+    lock.lock();
+    writing_ = false;
+    written_.notify_all();
   }
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace jobset::webhook {
@@ -61,6 +62,60 @@ TEST_CASE("logger: a request line is one JSON object, fields in order, text esca
   auto second = nlohmann::json::parse(text.substr(text.find('\n') + 1));
   CHECK(second["level"] == "warn");
   CHECK(second["error"] == "too large");
+}
+
+TEST_CASE("logger: lines from many threads arrive whole, in each thread's order, all of them") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::string text;
+  std::thread reader([&] { text = Drain(fds[0]); });
+  constexpr int kThreads = 8, kLines = 3000;
+  {
+    Logger log(fds[1]);
+    std::vector<std::thread> writers;
+    for (int t = 0; t < kThreads; ++t) {
+      writers.emplace_back([&log, t] {
+        for (int i = 0; i < kLines; ++i) {
+          // Some lines longer than PIPE_BUF, to show that lines never mix.
+          std::string pad(i % 500 == 0 ? 6000 : 40, 'x');
+          log.Info("admission", LogFields().Add("thread", t).Add("seq", i).Add("pad", pad));
+        }
+      });
+    }
+    for (std::thread& w : writers) w.join();
+    log.Flush();
+    // Flush has written everything so far; the destructor writes nothing more.
+  }
+  ::close(fds[1]);
+  reader.join();
+  ::close(fds[0]);
+  std::vector<int> next(kThreads, 0);
+  size_t lines = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    REQUIRE(end != std::string::npos);
+    auto line = nlohmann::json::parse(text.substr(start, end - start));
+    int t = line["thread"].get<int>();
+    CHECK(line["seq"].get<int>() == next[t]);
+    ++next[t];
+    ++lines;
+    start = end + 1;
+  }
+  CHECK(lines == size_t{kThreads} * kLines);
+}
+
+TEST_CASE("logger: what is logged before destruction is written by the destructor") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  {
+    Logger log(fds[1]);
+    for (int i = 0; i < 100; ++i) log.Info("line", LogFields().Add("i", i));
+  }
+  ::close(fds[1]);
+  std::string text = Drain(fds[0]);
+  ::close(fds[0]);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 100);
+  CHECK(text.find("\"i\":99}") != std::string::npos);
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ int Run(const WebhookConfig& config) {
     if (!cv.wait_for(lock, config.shutdown_timeout, [&] { return stopped; })) {
       log.Error("requests still in flight after the shutdown timeout; exiting",
                 {{"timeoutMs", config.shutdown_timeout.count()}});
+      log.Flush();
       std::_Exit(1);
     }
   });
