@@ -107,13 +107,16 @@ Logger::~Logger() {
 void Logger::Write(const std::string& text) {
   std::unique_lock<std::mutex> lock(mu_);
   written_.wait(lock, [&] { return pending_.size() < kMaxPending; });
-  const bool was_idle = pending_.empty() && !writing_;
   pending_ += text;
-  if (was_idle) wake_.notify_one();
+  // The writer looks every kWriteInterval anyway: waking it for each line cost a futex call
+  // and a context switch per request. Only a large backlog wakes it early.
+  if (pending_.size() >= kWakeBytes && !writing_) wake_.notify_one();
 }
 
 void Logger::Flush() {
   std::unique_lock<std::mutex> lock(mu_);
+  flush_ = true;
+  wake_.notify_one();
   written_.wait(lock, [&] { return pending_.empty() && !writing_; });
 }
 
@@ -121,9 +124,14 @@ void Logger::Drain() {
   std::string batch;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    wake_.wait(lock, [&] { return !pending_.empty() || stop_; });
-    if (pending_.empty()) return;  // Stopped, and everything is written.
-    batch.swap(pending_);          // pending_ keeps the old batch's capacity.
+    wake_.wait_for(lock, kWriteInterval,
+                   [&] { return stop_ || flush_ || pending_.size() >= kWakeBytes; });
+    flush_ = false;
+    if (pending_.empty()) {
+      if (stop_) return;  // Stopped, and everything is written.
+      continue;
+    }
+    batch.swap(pending_);  // pending_ keeps the old batch's capacity.
     writing_ = true;
     lock.unlock();
     const char* p = batch.data();

@@ -147,6 +147,7 @@ class Server:
             assert self.health("/readyz")[0] == 200
 
     def lines(self):
+        time.sleep(0.05)  # The server writes its log every 10 ms.
         out = []
         with open(self.log_path) as f:
             for raw in f:
