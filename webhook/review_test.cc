@@ -122,6 +122,38 @@ TEST_CASE("review: the response echoes version and uid; fields appear only when 
   CHECK_FALSE(j["response"].contains("status"));
 }
 
+TEST_CASE("review: the response text is what the JSON document form wrote, byte for byte") {
+  // EncodeReview writes text directly; the reference builds the ordered document it replaced.
+  // (A rejection's status is still written from a document in both; the test above covers it.)
+  auto reference = [](const AdmissionRequest& req, const AdmissionResponse& resp) {
+    using OJson = nlohmann::ordered_json;
+    OJson r = {{"uid", req.uid}, {"allowed", resp.allowed}};
+    if (!resp.warnings.empty()) r["warnings"] = resp.warnings;
+    if (!resp.patch.empty()) {
+      r["patchType"] = "JSONPatch";
+      r["patch"] = Base64(resp.patch);
+    }
+    OJson review = {
+        {"apiVersion", req.api_version}, {"kind", "AdmissionReview"}, {"response", std::move(r)}};
+    return review.dump(-1, ' ', false, OJson::error_handler_t::replace);
+  };
+  AdmissionRequest req;
+  req.api_version = kAdmissionV1;
+  req.uid = "705ab4f5-6393-11e8-b7cc-42010a800002";
+  AdmissionResponse allowed;
+  allowed.allowed = true;
+  CHECK(EncodeReview(req, allowed) == reference(req, allowed));
+  AdmissionResponse warned = allowed;
+  warned.warnings = {"spec.x: \"quoted\", back\\slash, tab\t, bell\x07, caf\xc3\xa9 \xe2\x82\xac",
+                     "second"};
+  CHECK(EncodeReview(req, warned) == reference(req, warned));
+  AdmissionResponse patched = allowed;
+  patched.patch = R"([{"op":"add","path":"/spec/x","value":"a\"b"}])";
+  CHECK(EncodeReview(req, patched) == reference(req, patched));
+  req.uid = "uid with \"quote\" and \n newline";
+  CHECK(EncodeReview(req, warned) == reference(req, warned));
+}
+
 TEST_CASE("review: base64 pads as RFC 4648 says") {
   CHECK(Base64("") == "");
   CHECK(Base64("f") == "Zg==");
