@@ -494,7 +494,10 @@ void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, Find
 }  // namespace
 
 void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* sink) {
-  JobSet js = DecodeJobSet(object);
+  AnalyzeJobSet(DecodeJobSet(object), gates, sink);
+}
+
+void AnalyzeJobSet(const JobSet& js, const FeatureGates& gates, FindingSink* sink) {
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) CheckJobTemplate(js, r, sink);
   const std::vector<bool> never = NeverStart(js);
   CheckDependsOn(js, never, sink);

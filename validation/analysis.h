@@ -15,6 +15,8 @@ namespace jobset {
 /// Runs every analysis rule on a defaulted JobSet (defaults matter: a pod failure policy next to
 /// the defaulted `restartPolicy: OnFailure` is a child Job the Job API refuses).
 void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* sink);
+/// The same on a decoded JobSet.
+void AnalyzeJobSet(const JobSet& js, const FeatureGates& gates, FindingSink* sink);
 
 /// Why a child Job of `rj` can never fail with `reason` (e.g. "its Job template sets no
 /// activeDeadlineSeconds"), or "" when it can.

@@ -457,7 +457,10 @@ const std::vector<std::string>& JobFailureReasons() {
 }
 
 void ValidateApiServerRules(const Node& object, FindingSink* sink) {
-  JobSet js = DecodeJobSet(object);
+  ValidateApiServerRules(DecodeJobSet(object), object, sink);
+}
+
+void ValidateApiServerRules(const JobSet& js, const Node& object, FindingSink* sink) {
   ValidateMetadata(js, object, sink);
   const Node* rjs = FindPath(object, kRJobs);
   ValidateKeyedList(rjs, kRJobs, sink);
@@ -498,7 +501,11 @@ void ValidateApiServerRules(const Node& object, FindingSink* sink) {
 }
 
 void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, FindingSink* sink) {
-  JobSet js = DecodeJobSet(object);
+  ValidateWebhookCreate(DecodeJobSet(object), object, gates, sink);
+}
+
+void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGates& gates,
+                           FindingSink* sink) {
   const std::string N = NameForValidation(js);
   // C1.
   if (!gates.in_place_restart && js.failure_policy &&

@@ -9,6 +9,7 @@
 #include "validation/feature_gates.h"
 #include "validation/field_path.h"
 #include "validation/finding.h"
+#include "validation/jobset_types.h"
 #include "validation/node.h"
 
 namespace jobset {
@@ -44,10 +45,15 @@ class FindingSink {
 /// namespace / labels, duplicate keys of list-type=map lists (replicatedJobs, dependsOn), and
 /// the CEL rules (startupPolicy vs dependsOn, volume claim template namespaces).
 void ValidateApiServerRules(const Node& object, FindingSink* sink);
+/// The same, with the object already decoded (`js` is DecodeJobSet(object)).
+void ValidateApiServerRules(const JobSet& js, const Node& object, FindingSink* sink);
 
 /// The upstream validating webhook's ValidateCreate (admission §4-§7), on a defaulted object,
 /// in upstream order. Checks that need the cluster (existing PVCs, §7 P6-P8) are not run.
 void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, FindingSink* sink);
+/// The same, with the object already decoded (`js` is DecodeJobSet(object)).
+void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGates& gates,
+                           FindingSink* sink);
 
 /// Whether a failure policy rule name passes the webhook: 1 to 128 bytes matching
 /// `[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`.

@@ -73,9 +73,10 @@ std::vector<Finding> LintObjectInPlace(Node* object, const LintOptions& options)
   std::vector<Finding> findings;
   if (options.schema) findings = ValidateSchema(*options.schema, defaulted);
   FindingSink sink(defaulted, &findings);
-  ValidateApiServerRules(defaulted, &sink);
-  ValidateWebhookCreate(defaulted, options.gates, &sink);
-  AnalyzeJobSet(defaulted, options.gates, &sink);
+  const JobSet js = DecodeJobSet(defaulted);  // Once for the three.
+  ValidateApiServerRules(js, defaulted, &sink);
+  ValidateWebhookCreate(js, defaulted, options.gates, &sink);
+  AnalyzeJobSet(js, options.gates, &sink);
   return findings;
 }
 
