@@ -340,7 +340,8 @@ TEST_CASE("fast schema: string lengths counted as valijson counts them") {
     CHECK(ValijsonSchemaValid(*schema, o) == valid);
     CHECK(FastSchemaVerdict(*schema, o) == (valid ? FastVerdict::kValid : FastVerdict::kInvalid));
   }
-  // More than six bytes in one character: valijson's count reads outside its table.
+  // More than six bytes in one character: valijson's count reads outside its table (undefined
+  // behaviour, so valijson is not run on it).
   CHECK(FastSchemaVerdict(*schema, object("\xf0\x80\x80\x80\x80\x80\x80")) == FastVerdict::kUnsure);
 }
 
@@ -486,26 +487,16 @@ class Mutator {
   }
 
   Node Text() {
-    static const std::vector<std::string> texts = {std::string(300, 'a'),
-                                                   "worker-0",
-                                                   "Worker_0",
-                                                   "-bad-",
-                                                   "a.b",
-                                                   "\xc3\xa9t\xc3\xa9",
-                                                   "\xf0\x9f\x98\x80",
-                                                   std::string(70, 'x') + "\xc3\xa9",
-                                                   std::string("a\0b", 3),
-                                                   "\xc3",
-                                                   "\x80\x80",
-                                                   "ab\xc0\x80" + std::string(80, 'c'),
-                                                   "\xf0\x80\x80\x80\x80\x80\x80",
-                                                   "FailJobSet",
-                                                   "RestartJobSet",
-                                                   "Never",
-                                                   "OnFailure",
-                                                   "AllJobs",
-                                                   "Any",
-                                                   "1"};
+    static const std::vector<std::string> texts = {
+        // Names, valid and not, and values of the enums.
+        "worker-0", "Worker_0", "-bad-", "a.b", "1", "FailJobSet", "RestartJobSet", "Never",
+        "OnFailure", "AllJobs", "Any",
+        // Long, non-ASCII, and malformed as UTF-8 (NUL, truncated, stray continuation bytes,
+        // overlong NUL, a six-byte sequence). Characters of more than six bytes are not
+        // generated: valijson's count reads outside its table on them.
+        std::string(300, 'a'), std::string(70, 'x') + "\xc3\xa9", "\xc3\xa9t\xc3\xa9",
+        "\xf0\x9f\x98\x80", std::string("a\0b", 3), "\xc3", "\x80\x80",
+        "ab\xc0\x80" + std::string(80, 'c'), "\xfc\x80\x80\x80\x80\x80"};
     Node n = Node::String(Pick(texts));
     if (Below(4) == 0) n.text = std::string(1 + Below(80), 'z');
     return n;
@@ -620,7 +611,7 @@ TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects") {
   Mutator mutator(20261126);
   Tally builtin, crd;
   size_t fast_valid = 0, fast_invalid = 0;
-  constexpr int kVariants = 20000;
+  constexpr int kVariants = 10000;
   for (int i = 0; i < kVariants; ++i) {
     const Sample& base = *bases[static_cast<size_t>(i) % bases.size()];
     Node variant = mutator.Mutate(base.object);
@@ -638,8 +629,8 @@ TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects") {
   CHECK(builtin.disagreements == 0);
   CHECK(crd.disagreements == 0);
   CHECK(builtin.checked == kVariants);
-  // Only characters of more than six bytes in a length-limited string are left to valijson.
-  CHECK(builtin.decisive * 1000 >= builtin.checked * 995);
+  // The built-in schemas hold no keyword the fast check leaves to valijson.
+  CHECK(builtin.decisive == builtin.checked);
   // Both verdicts occur often enough for the comparison to mean something.
   CHECK(fast_valid * 10 >= builtin.checked);
   CHECK(fast_invalid * 10 >= builtin.checked);
