@@ -15,8 +15,11 @@
 # 4. nginx (temporary config: loopback high port, pid/logs/temp in a temp dir, so no root
 #    needed) answers the same path with exactly those bytes,
 #    with the same certificate, TLS versions, suites and groups, and keep-alive policy.
-# 5. Throughput: wrk -t$THREADS -c$CONNECTIONS -d$DURATION, alternating webhook/nginx,
-#    $ROUNDS rounds; the median of each and the ratio webhook/nginx.
+# 5. Throughput: wrk -t$THREADS -c$CONNECTIONS -d$DURATION, alternating webhook/ceiling/nginx,
+#    $ROUNDS rounds; the median of each and the ratio webhook/nginx. "ceiling" is
+#    jobset-webhook-noop (built here if missing): the same server answering every request with
+#    a fixed review of the same size without reading it, i.e. what cpp-httplib, TLS and the
+#    server cost around the handler.
 # 6. Latency at a fixed rate: bench/webhook/fixed_rate_client.cc (open loop, like wrk2's -R,
 #    which Debian's wrk lacks) sends $RATE req/s for $RATE_DURATION s over $RATE_CONNECTIONS
 #    kept-alive connections to each server; p50/p90/p99/p99.9 from each request's due time.
@@ -171,6 +174,31 @@ assert r.get("uid") == req["uid"], "uid not echoed"
 assert r.get("allowed") is True, "the benchmark JobSet is denied: %s" % r.get("status")
 PY
 
+# --- 3b. the ceiling: the same server around a handler that does nothing -----------------------
+noop=$build/webhook/jobset-webhook-noop
+if [ ! -x "$noop" ] && [ -f "$build/CMakeCache.txt" ]; then
+  cmake --build "$build" --target jobset-webhook-noop >/dev/null 2>&1 || true
+fi
+cl_pid=""
+if [ -x "$noop" ]; then
+  cl_port=$(free_port)
+  cl_health=$(free_port)
+  "${nice_cmd[@]}" "$noop" --tls-cert-file "$out/tls.crt" --tls-private-key-file "$out/tls.key" \
+    --bind-address 127.0.0.1 --port "$cl_port" \
+    --health-bind-address 127.0.0.1 --health-port "$cl_health" 2>"$out/ceiling.log" &
+  cl_pid=$!
+  pids+=("$cl_pid")
+  for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$cl_health/readyz" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  post "$cl_port" "$work/ceiling-response.json"
+  [ "$(wc -c <"$work/ceiling-response.json")" = "$response_bytes" ] ||
+    { echo "error: the ceiling server's reply is not $response_bytes bytes" >&2; exit 1; }
+else
+  echo "note: no $noop; the ceiling is not measured" >&2
+fi
+
 # --- 4. nginx --------------------------------------------------------------------------------
 ng_port=$(free_port)
 mkdir -p "$work/nginx-tmp"
@@ -222,8 +250,14 @@ cpu_ticks() {  # total user+system clock ticks of a process and its threads/chil
   echo "$total"
 }
 nginx_pids() { echo "$ng_pid $(pgrep -P "$ng_pid" | tr '\n' ' ')"; }
-target_pids() { if [ "$1" = webhook ]; then echo "$wh_pid"; else nginx_pids; fi; }
-target_port() { if [ "$1" = webhook ]; then echo "$wh_port"; else echo "$ng_port"; fi; }
+target_pids() {
+  case $1 in webhook) echo "$wh_pid" ;; ceiling) echo "$cl_pid" ;; *) nginx_pids ;; esac
+}
+target_port() {
+  case $1 in webhook) echo "$wh_port" ;; ceiling) echo "$cl_port" ;; *) echo "$ng_port" ;; esac
+}
+throughput_targets="webhook nginx"
+[ -n "$cl_pid" ] && throughput_targets="webhook ceiling nginx"
 hz=$(getconf CLK_TCK)
 
 cat >"$work/post.lua" <<LUA
@@ -246,7 +280,7 @@ echo "TLS nginx:   $tls_ng"
 # --- 5. throughput -------------------------------------------------------------------------------
 : >"$work/wrk.jsonl"
 for round in $(seq "$ROUNDS"); do
-  for target in webhook nginx; do
+  for target in $throughput_targets; do
     # shellcheck disable=SC2046
     before=$(cpu_ticks $(target_pids $target))
     "${nice_cmd[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/post.lua" \
@@ -313,7 +347,7 @@ rate = {r["label"]: r for r in (json.loads(l) for l in open(sys.argv[2]) if l.st
 def med(target, key):
     vals = [w[key] for w in wrk if w["target"] == target and w[key] is not None]
     return statistics.median(vals) if vals else None
-wh, ng = med("webhook", "rps"), med("nginx", "rps")
+wh, ng, cl = med("webhook", "rps"), med("nginx", "rps"), med("ceiling", "rps")
 ratio = wh / ng if wh and ng else 0.0
 errors = {t: sum(w["errors"] for w in wrk if w["target"] == t) + rate.get(t, {}).get("errors", 1)
           for t in ("webhook", "nginx")}
@@ -323,7 +357,9 @@ res = {
     "request": "$defaults", "tls_webhook": "$tls_wh", "tls_nginx": "$tls_ng",
     "throughput": {"wrk": "-t$THREADS -c$CONNECTIONS -d$DURATION, keep-alive, $ROUNDS rounds",
                    "rounds": wrk, "webhook_rps_median": wh, "nginx_rps_median": ng,
-                   "ratio": round(ratio, 3)},
+                   "ratio": round(ratio, 3), "ceiling_rps_median": cl,
+                   "ceiling_ratio": round(cl / ng, 3) if cl and ng else None,
+                   "webhook_of_ceiling": round(wh / cl, 3) if cl and wh else None},
     "fixed_rate": rate,
     "errors": errors,
 }
@@ -341,6 +377,9 @@ lines = [
     f"throughput (wrk -t$THREADS -c$CONNECTIONS -d$DURATION, median of $ROUNDS): webhook {wh:.0f} req/s, "
     f"nginx {ng:.0f} req/s, ratio {ratio:.2f}",
 ]
+if cl:
+    lines.append(f"ceiling (the same server, no-op handler): {cl:.0f} req/s = {cl / ng:.2f} of nginx; "
+                 f"the webhook does {wh / cl:.2f} of it")
 for t in ("webhook", "nginx"):
     r = rate.get(t)
     if r:
