@@ -1,10 +1,5 @@
 #include "webhook/server.h"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <openssl/ssl.h>
-#include <sys/socket.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -52,18 +47,6 @@ const char* PathLabel(const std::string& path) {
     if (path == known) return known;
   }
   return "other";
-}
-
-// Holds back (or releases) the socket's partial TCP segments. cpp-httplib writes a reply as
-// two TLS records, its headers and then its body, and with TCP_NODELAY each leaves as a segment
-// of its own: the client wakes up twice per reply. Corked from the handler until the reply is
-// written (the library's logger runs just after), both leave in one segment. Linux sends a
-// corked segment after 200 ms at the latest, so a reply that never uncorks is late, not lost.
-void Cork(const httplib::Request& req, bool on) {
-  if (!req.ssl) return;
-  int fd = SSL_get_fd(req.ssl);
-  int value = on ? 1 : 0;
-  if (fd >= 0) setsockopt(fd, IPPROTO_TCP, TCP_CORK, &value, sizeof value);
 }
 
 double Seconds(Clock::time_point start) {
@@ -157,11 +140,6 @@ void WebhookServer::Configure(httplib::Server& server, bool https) {
     const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  // Called by the library once a reply is written.
-  if (https) {
-    server.set_logger(
-        [](const httplib::Request& req, const httplib::Response&) { Cork(req, false); });
-  }
   server.set_exception_handler(
       [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
         std::string what = "unknown exception";
@@ -212,7 +190,6 @@ void WebhookServer::LogHttpError(const httplib::Request& req, const httplib::Res
 void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path, const httplib::Request& req,
                                    const httplib::ContentReader& reader, httplib::Response& res) {
   metrics_->AddInFlight(1);
-  Cork(req, true);
   std::string body;
   BodyRead read = ReadBody(req, reader, config_.max_body_bytes, &body);
   Clock::time_point start = Clock::now();
