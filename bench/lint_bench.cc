@@ -1108,7 +1108,7 @@ int Run(const std::string& dir, int repeat, const std::string& only) {
         {"ParseSource (fast path / yaml-cpp + tree)", ph.parse},
         {"copy of the object (Node defaulted = object)", ph.copy},
         {"defaults (CRD + webhook)", ph.defaults},
-        {"ValidateSchema (valijson)", ph.schema},
+        {"ValidateSchema (fast check, valijson if invalid)", ph.schema},
         {"API-server + webhook rules", ph.rules},
         {"AnalyzeJobSet (failure-policy analysis)", ph.analysis}};
     nlohmann::ordered_json jp;
