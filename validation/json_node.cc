@@ -526,58 +526,6 @@ size_t Utf8Sequence(std::string_view s, size_t i) {
   return len;
 }
 
-void AppendString(std::string_view s, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      size_t len = Utf8Sequence(s, i);
-      if (len == 0) {
-        out->append("\xEF\xBF\xBD");  // U+FFFD
-        ++i;
-      } else {
-        out->append(s.substr(i, len));
-        i += len;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      default:
-        if (c < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[c >> 4]);
-          out->push_back(kHex[c & 0xF]);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-    ++i;
-  }
-  out->push_back('"');
-}
-
 void AppendJson(const Node& n, std::string* out) {
   switch (n.kind) {
     case Node::Kind::kNull:
@@ -600,7 +548,7 @@ void AppendJson(const Node& n, std::string* out) {
       return;
     }
     case Node::Kind::kString:
-      AppendString(n.text, out);
+      AppendJsonString(n.text, out);
       return;
     case Node::Kind::kSeq:
       out->push_back('[');
@@ -614,7 +562,7 @@ void AppendJson(const Node& n, std::string* out) {
       out->push_back('{');
       for (size_t i = 0; i < n.entries.size(); ++i) {
         if (i) out->push_back(',');
-        AppendString(n.entries[i].key, out);
+        AppendJsonString(n.entries[i].key, out);
         out->push_back(':');
         AppendJson(n.entries[i].value, out);
       }
@@ -669,7 +617,57 @@ nlohmann::ordered_json NodeToJson(const Node& node) {
   return nullptr;
 }
 
-void AppendJsonString(std::string_view s, std::string* out) { AppendString(s, out); }
+void AppendJsonString(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      size_t len = Utf8Sequence(s, i);
+      if (len == 0) {
+        out->append("\xEF\xBF\xBD");  // U+FFFD
+        ++i;
+      } else {
+        out->append(s.substr(i, len));
+        i += len;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 0xF]);
+        } else {
+          out->push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  out->push_back('"');
+}
 
 std::string NodeToJsonText(const Node& node) {
   std::string out;
