@@ -145,18 +145,27 @@ python3 "$src/bench/webhook/make_review.py" "$work/raw.json" "$work/defaulted.js
 request_bytes=$(wc -c <"$out/request.json")
 
 # --- 3. jobset-webhook -------------------------------------------------------------------------
-wh_port=$(free_port)
-wh_health=$(free_port)
-"${nice_cmd[@]}" "$webhook" --tls-cert-file "$out/tls.crt" --tls-private-key-file "$out/tls.key" \
-  --bind-address 127.0.0.1 --port "$wh_port" \
-  --health-bind-address 127.0.0.1 --health-port "$wh_health" 2>"$out/webhook.log" &
-wh_pid=$!
-pids+=("$wh_pid")
-for _ in $(seq 100); do
-  curl -fsS "http://127.0.0.1:$wh_health/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fsS "http://127.0.0.1:$wh_health/readyz" >/dev/null || { echo "error: webhook not ready" >&2; cat "$out/webhook.log" >&2; exit 1; }
+# start_server BINARY LOG: starts it on free loopback ports and waits until it is ready; sets
+# server_pid and server_port.
+start_server() {
+  local health
+  server_port=$(free_port)
+  health=$(free_port)
+  "${nice_cmd[@]}" "$1" --tls-cert-file "$out/tls.crt" --tls-private-key-file "$out/tls.key" \
+    --bind-address 127.0.0.1 --port "$server_port" \
+    --health-bind-address 127.0.0.1 --health-port "$health" 2>"$2" &
+  server_pid=$!
+  pids+=("$server_pid")
+  for _ in $(seq 100); do
+    curl -fsS "http://127.0.0.1:$health/readyz" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  curl -fsS "http://127.0.0.1:$health/readyz" >/dev/null ||
+    { echo "error: $1 not ready" >&2; cat "$2" >&2; exit 1; }
+}
+start_server "$webhook" "$out/webhook.log"
+wh_pid=$server_pid
+wh_port=$server_port
 
 post() {  # post PORT FILE_OUT
   curl -fsS --cacert "$out/ca.crt" -H 'Content-Type: application/json' \
@@ -181,17 +190,9 @@ if [ ! -x "$noop" ] && [ -f "$build/CMakeCache.txt" ]; then
 fi
 cl_pid=""
 if [ -x "$noop" ]; then
-  cl_port=$(free_port)
-  cl_health=$(free_port)
-  "${nice_cmd[@]}" "$noop" --tls-cert-file "$out/tls.crt" --tls-private-key-file "$out/tls.key" \
-    --bind-address 127.0.0.1 --port "$cl_port" \
-    --health-bind-address 127.0.0.1 --health-port "$cl_health" 2>"$out/ceiling.log" &
-  cl_pid=$!
-  pids+=("$cl_pid")
-  for _ in $(seq 100); do
-    curl -fsS "http://127.0.0.1:$cl_health/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  start_server "$noop" "$out/ceiling.log"
+  cl_pid=$server_pid
+  cl_port=$server_port
   post "$cl_port" "$work/ceiling-response.json"
   [ "$(wc -c <"$work/ceiling-response.json")" = "$response_bytes" ] ||
     { echo "error: the ceiling server's reply is not $response_bytes bytes" >&2; exit 1; }
