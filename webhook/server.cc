@@ -10,6 +10,7 @@
 #include "validation/schema.h"
 #include "webhook/review.h"
 #include "webhook/task_queue.h"
+#include "webhook/tls_server.h"
 
 namespace jobset::webhook {
 namespace {
@@ -331,7 +332,7 @@ void WebhookServer::AddHealthRoutes(httplib::Server& server) {
 
 bool WebhookServer::Bind(std::string* error) {
   std::string tls_error;
-  auto https = std::make_unique<httplib::SSLServer>(
+  auto https = std::make_unique<TlsServer>(
       [&](SSL_CTX& ctx) { return hooks_.Configure(&ctx, config_.tls, &tls_error); });
   if (!https->is_valid()) {
     *error =
