@@ -42,6 +42,14 @@ void MergeDuplicateKeys(Node* map) {
   std::vector<MapEntry>& entries = map->entries;
   const size_t n = entries.size();
   if (n < 2) return;
+  if (n <= 16) {
+    // Keys rarely repeat: look before allocating anything.
+    bool repeated = false;
+    for (size_t i = 1; i < n && !repeated; ++i) {
+      for (size_t j = 0; j < i && !repeated; ++j) repeated = entries[j].key == entries[i].key;
+    }
+    if (!repeated) return;
+  }
   std::vector<bool> drop(n, false);
   bool any = false;
   auto merge = [&](size_t first, size_t later) {
@@ -621,6 +629,12 @@ void AppendJsonString(std::string_view s, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   for (size_t i = 0; i < s.size();) {
+    // Plain runs (most of any string) go in whole; the rest byte by byte below.
+    if (size_t end = PlainRunEnd(s, i); end != i) {
+      out->append(s.data() + i, end - i);
+      i = end;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       size_t len = Utf8Sequence(s, i);

@@ -143,6 +143,24 @@ TEST_CASE("json: a quote, escape, control or UTF-8 byte is seen at any offset of
   }
 }
 
+TEST_CASE("json: strings are written as nlohmann writes them, specials at any offset") {
+  // AppendJsonString copies plain runs whole (16 bytes at a time): each special byte at every
+  // position around and across those blocks, against nlohmann's dump.
+  for (size_t at = 0; at < 40; ++at) {
+    for (std::string special : {"\"", "\\", "\n", "\t", "\x01", "\x1f", "\xc3\xa9", "\x7f", "/"}) {
+      std::string s = std::string(at, 'a') + special + std::string(37 - at % 37, 'b') + special;
+      INFO("at=" << at << " special=" << special);
+      std::string ours;
+      AppendJsonString(s, &ours);
+      CHECK(ours == nlohmann::json(s).dump());
+    }
+  }
+  // Bytes that are not UTF-8 become U+FFFD, also after a long plain run.
+  std::string ours;
+  AppendJsonString(std::string(20, 'a') + "\xff" + std::string(3, 'b'), &ours);
+  CHECK(ours == "\"" + std::string(20, 'a') + "\xef\xbf\xbd" + "bbb\"");
+}
+
 TEST_CASE("json: numbers as nlohmann reads them") {
   CHECK(Parse("0").integer == 0);
   CHECK(Parse("-0").is_int());
