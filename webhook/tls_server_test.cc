@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -36,12 +37,14 @@ struct Fixture {
   testing::TestCa ca;
   std::unique_ptr<Listener> listener;
 
-  explicit Fixture(size_t keep_alive_max = 100) {
+  explicit Fixture(size_t keep_alive_max = 100, time_t read_timeout = 10, time_t keep_alive = 5) {
     testing::PemPair pair = ca.Issue("localhost", "DNS:localhost,IP:127.0.0.1", 3);
     auto server = std::make_unique<TlsServer>([&](SSL_CTX& ctx) { return UsePem(&ctx, pair); });
     REQUIRE(server->is_valid());
     server->set_keep_alive_max_count(keep_alive_max);
-    server->set_read_timeout(10, 0);  // Longer than the client's: a stall fails the client.
+    server->set_keep_alive_timeout(keep_alive);
+    // By default longer than the client's: a stall fails the client.
+    server->set_read_timeout(read_timeout, 0);
     server->Post("/echo", [](const httplib::Request& req, httplib::Response& res) {
       res.set_content(req.body, "text/plain");
     });
@@ -109,6 +112,14 @@ class Client {
 
   /// True when the server closed the connection (and nothing more came).
   bool Closed() { return buffer_.empty() && !Fill(); }
+
+  /// Waits up to 3 s for the server to end the connection: true when it said so first with
+  /// a TLS close_notify.
+  bool ClosedGracefully() {
+    char byte;
+    int n = SSL_read(ssl_, &byte, 1);
+    return n == 0 && SSL_get_error(ssl_, n) == SSL_ERROR_ZERO_RETURN;
+  }
 
   int records_received() const { return records_; }
 
@@ -215,6 +226,23 @@ TEST_CASE("tls server: the keep-alive limit closes the connection after its last
     CHECK((reply.find("Connection: close\r\n") != std::string::npos) == (i == 2));
   }
   CHECK(c.Closed());
+}
+
+TEST_CASE("tls server: an idle kept-alive connection ends after the keep-alive timeout") {
+  // Both ways of waiting: a read bounded by the socket's receive timeout when the two timeouts
+  // are equal, a poll otherwise.
+  for (time_t read_timeout : {1, 10}) {
+    CAPTURE(read_timeout);
+    Fixture f(100, read_timeout, 1);
+    Client c(f.listener->port());
+    c.Send(Post("x"));
+    REQUIRE(BodyOf(c.ReadReply()) == "x");
+    auto start = std::chrono::steady_clock::now();
+    CHECK(c.ClosedGracefully());
+    auto waited = std::chrono::steady_clock::now() - start;
+    CHECK(waited >= std::chrono::milliseconds(900));
+    CHECK(waited < std::chrono::milliseconds(2900));
+  }
 }
 
 TEST_CASE("tls server: handlers see the client's address") {
