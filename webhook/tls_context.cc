@@ -1,12 +1,11 @@
 #include "webhook/tls_context.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <openssl/err.h>
-#include <sys/socket.h>
 
 #include <memory>
 #include <utility>
+
+#include "webhook/socket_address.h"
 
 namespace jobset::webhook {
 namespace {
@@ -14,22 +13,8 @@ namespace {
 constexpr unsigned char kSessionContext[] = "jobset-webhook";
 
 std::string PeerOf(const SSL* ssl) {
-  int fd = SSL_get_fd(ssl);
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  if (fd < 0 || getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "";
-  char host[INET6_ADDRSTRLEN] = "";
-  int port = 0;
-  if (addr.ss_family == AF_INET) {
-    auto* in = reinterpret_cast<sockaddr_in*>(&addr);
-    inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
-    port = ntohs(in->sin_port);
-  } else if (addr.ss_family == AF_INET6) {
-    auto* in6 = reinterpret_cast<sockaddr_in6*>(&addr);
-    inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
-    port = ntohs(in6->sin6_port);
-  }
-  return std::string(host) + ":" + std::to_string(port);
+  SocketEndpoint peer = PeerEndpoint(SSL_get_fd(ssl));
+  return peer.ip.empty() ? "" : peer.ip + ":" + std::to_string(peer.port);
 }
 
 std::string OpenSslError(const std::string& what) {

@@ -1,8 +1,6 @@
 #include "webhook/tls_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <openssl/err.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -15,6 +13,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+
+#include "webhook/socket_address.h"
 
 namespace jobset::webhook {
 namespace {
@@ -39,25 +39,6 @@ bool WaitFor(int fd, short events, std::chrono::milliseconds timeout) {  // NOLI
 
 std::chrono::milliseconds ToMillis(time_t sec, time_t usec) {
   return std::chrono::milliseconds(sec * 1000 + usec / 1000);
-}
-
-// The numeric address and port of one end of a connected socket ("" and 0 when unknown).
-void Endpoint(int fd, bool peer, std::string* ip, int* port) {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  auto* sa = reinterpret_cast<sockaddr*>(&addr);
-  if ((peer ? getpeername(fd, sa, &len) : getsockname(fd, sa, &len)) != 0) return;
-  char host[INET6_ADDRSTRLEN] = "";
-  if (addr.ss_family == AF_INET) {
-    auto* in = reinterpret_cast<sockaddr_in*>(&addr);
-    inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
-    *port = ntohs(in->sin_port);
-  } else if (addr.ss_family == AF_INET6) {
-    auto* in6 = reinterpret_cast<sockaddr_in6*>(&addr);
-    inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
-    *port = ntohs(in6->sin6_port);
-  }
-  *ip = host;
 }
 
 // The TLS handshake on a blocking socket, bounded as a whole by `timeout`: the socket is made
@@ -95,10 +76,9 @@ class TlsStream : public httplib::Stream {
         fd_(fd),
         read_timeout_(read_timeout),
         write_timeout_(write_timeout),
-        in_(new char[kRecordBytes]) {
-    Endpoint(fd, true, &remote_ip_, &remote_port_);
-    Endpoint(fd, false, &local_ip_, &local_port_);
-  }
+        in_(new char[kRecordBytes]),
+        remote_(PeerEndpoint(fd)),
+        local_(LocalEndpoint(fd)) {}
 
   /// True when input is buffered here or in OpenSSL, or the socket becomes readable within
   /// the read timeout.
@@ -137,12 +117,12 @@ class TlsStream : public httplib::Stream {
   }
 
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
-    ip = remote_ip_;
-    port = remote_port_;
+    ip = remote_.ip;
+    port = remote_.port;
   }
   void get_local_ip_and_port(std::string& ip, int& port) const override {
-    ip = local_ip_;
-    port = local_port_;
+    ip = local_.ip;
+    port = local_.port;
   }
   socket_t socket() const override { return fd_; }
 
@@ -173,8 +153,8 @@ class TlsStream : public httplib::Stream {
 
   // One SSL_read: > 0 bytes, 0 when the peer closed, -1 on error or timeout (SO_RCVTIMEO).
   // OpenSSL's error queue is emptied after each failure rather than before each call (that
-  // cost ~900 instructions per call): a stale entry could only turn a 0 into a -1 here, and
-  // both end the connection.
+  // cost ~900 instructions per call): a stale entry could only make a clean close or a
+  // timeout look like an error here, and each of them ends the connection.
   ssize_t Receive(char* ptr, size_t size) {
     int n = SSL_read(ssl_, ptr, static_cast<int>(std::min<size_t>(size, INT_MAX)));
     if (n > 0) return n;
@@ -206,8 +186,7 @@ class TlsStream : public httplib::Stream {
   size_t in_pos_ = 0, in_len_ = 0;
   bool timed_out_ = false;  // The last failed read ended on the receive timeout.
   std::string out_;
-  std::string remote_ip_, local_ip_;
-  int remote_port_ = 0, local_port_ = 0;
+  const SocketEndpoint remote_, local_;  // Read once per connection.
 };
 
 }  // namespace
