@@ -148,6 +148,19 @@ for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")
 res = c.get("resources", {})
 check("resource requests and limits for cpu and memory",
       all(get(res, k, r) for k in ("requests", "limits") for r in ("cpu", "memory")), res)
+# A connection holds a thread and its allocator heap: about 0.4 MiB once it has served a
+# request (webhook/README.md, Memory), on top of ~24 MiB. A flood of connections must not get
+# the pod OOM-killed, so --max-connections has to fit under the memory limit.
+def mib(q):
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024, "K": 1e3 / 2**20, "M": 1e6 / 2**20, "G": 1e9 / 2**20}
+    for u in sorted(units, key=len, reverse=True):
+        if str(q).endswith(u):
+            return float(str(q)[: -len(u)]) * units[u]
+    return float(q) / 2**20
+max_connections = int(flag("--max-connections") or 1024)
+limit = get(res, "limits", "memory")
+check("--max-connections x 0.4 MiB + 24 MiB fits the memory limit",
+      bool(limit) and 24 + 0.4 * max_connections <= mib(limit), (max_connections, limit))
 mounts = [m for m in c.get("volumeMounts", []) if m.get("mountPath") == "/certs"]
 check("certificates mounted at /certs read-only", len(mounts) == 1 and mounts[0].get("readOnly") is True)
 check("certificate mount is not a subPath (rotation must reach the pod)",
