@@ -121,8 +121,9 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
                  "deepest JSON nesting accepted in a request body")
       ->capture_default_str()
       ->check(CLI::Range(16, 2000));  // Deeper would strain the recursive validators.
-  app.add_option("--max-connections", c.max_connections,
-                 "HTTPS connections served at once (one thread each); more wait in line")
+  app.add_option(
+         "--max-connections", c.max_connections,
+         "HTTPS connections served at once (one thread and ~0.4 MiB each); more wait in line")
       ->capture_default_str()
       ->check(CLI::Range(size_t{1}, size_t{100000}));
   app.add_option("--listen-backlog", c.listen_backlog, "listen queue length of both ports")
