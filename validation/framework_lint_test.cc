@@ -96,7 +96,9 @@ TEST_CASE("framework lint: names with '-' are rejected by the CRD pattern") {
   CHECK(fs[0].upstream == fs[0].message);
 
   auto generated = Lint(Patched({{"name: tf\n", "generateName: tf-\n"}}));
-  CHECK(Only(generated, "framework/name")->field == "metadata.generateName");
+  // The API server names metadata.name (the generated name); the position is generateName.
+  CHECK(Only(generated, "framework/name")->field == "metadata.name");
+  CHECK(Only(generated, "framework/name")->mark.line == 4);
   CHECK(Rules(Lint(Patched({{"name: tf\n", "generateName: tf\n"}}))).empty());
   auto missing = Lint(Patched({{"name: tf\n", "labels: {a: b}\n"}}));
   CHECK(Only(missing, "framework/name")->message ==
