@@ -6,6 +6,7 @@
 
 #include "validation/field_path.h"
 #include "validation/go_regexp.h"
+#include "validation/jobset_keys.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
 #include "validation/policy_engine.h"
@@ -491,6 +492,36 @@ void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, Find
             js.failure_policy->rules.empty() ? std::string() : std::string(kRules));
 }
 
+// Annotations in the JobSet controller's namespace that it does not define are ignored: a
+// misspelt or unprefixed key (`jobset.sigs.k8s.io/exclusive-topology` for the alpha one) turns
+// the feature off without a word. Checked where the controller reads annotations: the JobSet's
+// own, each replicated job's Job template's (both read by labelAndAnnotateObject in
+// pkg/controllers/jobset_controller.go of kubernetes-sigs/jobset), and each pod template's
+// (merged into the pods, whose annotations the pod webhook and pod controller read). Labels
+// are not checked: the controller reads no label a user sets.
+void CheckUnknownAnnotations(const JobSet& js, FindingSink* sink) {
+  std::vector<std::string> places = {"metadata.annotations"};
+  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+    places.push_back(RJobPath(r, "template.metadata.annotations"));
+    places.push_back(RJobPath(r, "template.spec.template.metadata.annotations"));
+  }
+  const std::vector<std::string>& known = KnownJobSetKeys();
+  for (const std::string& place : places) {
+    const Node* annotations = FindPath(sink->object(), place);
+    if (!annotations || !annotations->is_map()) continue;
+    for (const MapEntry& e : annotations->entries) {
+      if (!InJobSetKeyNamespace(e.key) || Contains(known, e.key)) continue;
+      std::string nearest = NearestJobSetKey(e.key);
+      sink->Own("jobset/unknown-annotation", kWarn, Key(place, e.key),
+                "annotation '" + e.key +
+                    "' is in the JobSet controller's namespace but is no key it knows, so it is "
+                    "ignored" +
+                    (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"),
+                {}, PointAt::kKey);
+    }
+  }
+}
+
 }  // namespace
 
 void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* sink) {
@@ -502,6 +533,7 @@ void AnalyzeJobSet(const JobSet& js, const FeatureGates& gates, FindingSink* sin
   const std::vector<bool> never = NeverStart(js);
   CheckDependsOn(js, never, sink);
   CheckSuccessPolicy(js, never, sink);
+  CheckUnknownAnnotations(js, sink);
   if (!js.failure_policy) return;
   CheckMaxRestarts(js, sink);
   CheckRestartBudget(js, sink);

@@ -533,3 +533,55 @@ TEST_CASE("analysis: in-place restarts spend maxRestarts on container restarts")
 }
 
 }  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("analysis: an unknown annotation in JobSet's namespace is ignored, with a did-you-mean") {
+  std::string yaml =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+      "kind: JobSet\n"
+      "metadata:\n"
+      "  name: train\n"
+      "  annotations:\n"
+      "    jobset.sigs.k8s.io/exclusive-topology: cloud.google.com/gke-nodepool\n"
+      "    alpha.jobset.sigs.k8s.io/node-selector: \"true\"\n"
+      "    example.com/jobset.sigs.k8s.io-note: free\n"
+      "spec:\n"
+      "  replicatedJobs:\n"
+      "  - name: workers\n"
+      "    template:\n"
+      "      metadata:\n"
+      "        annotations:\n"
+      "          alpha.jobset.sigs.k8s.io/exclusive-topolgy: zone\n"
+      "          jobset.sigs.k8s.io/jobset-name: copied\n"
+      "      spec:\n"
+      "        template:\n"
+      "          metadata:\n"
+      "            annotations: {jobset.sigs.k8s.io/team: ml}\n"
+      "          spec:\n"
+      "            restartPolicy: Never\n"
+      "            containers: [{name: main, image: busybox}]\n";
+  std::vector<Finding> fs = Only(yaml, "jobset/unknown-annotation");
+  REQUIRE(fs.size() == 3);
+  CHECK(fs[0].severity == Severity::kWarning);
+  CHECK(fs[0].field == "metadata.annotations[jobset.sigs.k8s.io/exclusive-topology]");
+  CHECK(fs[0].message ==
+        "annotation 'jobset.sigs.k8s.io/exclusive-topology' is in the JobSet controller's "
+        "namespace but is no key it knows, so it is ignored; did you mean "
+        "'alpha.jobset.sigs.k8s.io/exclusive-topology'?");
+  CHECK(fs[0].mark.line == 6);
+  CHECK(fs[0].mark.column == 5);
+  CHECK(fs[1].field ==
+        "spec.replicatedJobs[0].template.metadata.annotations[alpha.jobset.sigs.k8s.io/"
+        "exclusive-topolgy]");
+  CHECK(fs[1].message.find("did you mean 'alpha.jobset.sigs.k8s.io/exclusive-topology'?") !=
+        std::string::npos);
+  CHECK(fs[2].field ==
+        "spec.replicatedJobs[0].template.spec.template.metadata.annotations[jobset.sigs.k8s.io/"
+        "team]");
+  CHECK(fs[2].message.find("did you mean") == std::string::npos);
+  // Known keys, user-set or controller-set, and other namespaces are quiet.
+  CHECK(Only(Manifest(""), "jobset/unknown-annotation").empty());
+}
+
+}  // namespace jobset

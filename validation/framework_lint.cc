@@ -48,6 +48,45 @@ bool Is(const Node& n, Want w) {
   return false;
 }
 
+// maxRetryCount -2 at the framework level.
+bool FrameworkReruns(const Node& object) {
+  const Node* max = FindPath(object, "spec.retryPolicy.maxRetryCount");
+  return max && max->is_int() && max->integer == -2;
+}
+
+// A task role that runs a service, for which maxRetryCount -2 ("rerun after every completion")
+// is upstream's documented setting (example/framework/basic/service.yaml and
+// servicestateful.yaml of microsoft/frameworkcontroller): no minSucceededTaskCount condition,
+// and pods that restart in place (restartPolicy Always, also the Pod default when omitted) or
+// a Framework that reruns too (-2 at both levels, servicestateful's way with restartPolicy
+// Never).
+bool IsServiceRole(const Node& role, bool framework_reruns) {
+  const Node* succeeded = FindPath(role, "frameworkAttemptCompletionPolicy.minSucceededTaskCount");
+  if (succeeded && succeeded->is_int() && succeeded->integer >= 1) return false;
+  const Node* restart = FindPath(role, "task.pod.spec.restartPolicy");
+  if (!restart || restart->is_null() || (restart->is_string() && restart->text == "Always"))
+    return true;
+  const Node* max = FindPath(role, "task.retryPolicy.maxRetryCount");
+  return framework_reruns && max && max->is_int() && max->integer == -2;
+}
+
+// A Framework whose every task role (with tasks) runs a service.
+bool IsService(const Node& spec) {
+  const Node* roles = spec.Find("taskRoles");
+  if (!roles || !roles->is_seq()) return false;
+  const Node* max = FindPath(spec, "retryPolicy.maxRetryCount");
+  const bool reruns = max && max->is_int() && max->integer == -2;
+  bool any = false;
+  for (const Node& role : roles->items) {
+    if (!role.is_map()) return false;
+    const Node* number = role.Find("taskNumber");
+    if (number && number->is_int() && number->integer == 0) continue;
+    if (!IsServiceRole(role, reruns)) return false;
+    any = true;
+  }
+  return any;
+}
+
 // The CRD's structural checks and the traps, over one object.
 class Checker {
  public:
@@ -129,7 +168,9 @@ class Checker {
     }
   }
 
-  void Retry(const Node& parent, const std::string& path, bool task) {
+  // `role` is the task role whose task retry policy this is; nullptr for the framework's.
+  void Retry(const Node& parent, const std::string& path, const Node* role) {
+    const bool task = role != nullptr;
     const Node* rp = Get(parent, path, "retryPolicy", Want::kObject);
     if (!rp) return;
     std::string p = Child(path, "retryPolicy");
@@ -142,14 +183,16 @@ class Checker {
           max && max->integer >= 0
               ? "maxRetryCount " + std::to_string(max->integer) + " only bounds Unknown failures"
               : "nothing bounds them";
-      sink_.Own("framework/unbounded-transient-retries", Severity::kWarning,
+      sink_.Own("framework/unbounded-transient-retries", Severity::kInfo,
                 Child(p, "fancyRetryPolicy"),
                 std::string("fancyRetryPolicy retries every Transient failure of ") + who +
                     " (exit codes 200, 201, 130, 131, 137, 143, evictions, pods deleted by "
                     "others) without counting it: " +
                     bound + ", so one that keeps failing that way is retried forever");
     }
-    if (max && max->integer == -2) {
+    const bool service =
+        task ? IsServiceRole(*role, FrameworkReruns(sink_.object())) : IsService(parent);
+    if (max && max->integer == -2 && !service) {
       std::string what =
           task ? "a succeeded task is rerun forever and never completes, so its role's "
                  "minSucceededTaskCount and the all-tasks-completed condition are never reached"
@@ -179,7 +222,7 @@ class Checker {
                   "pod is created until executionType is changed to Start");
       }
     }
-    Retry(*spec, "spec", false);
+    Retry(*spec, "spec", nullptr);
     const Node* roles = Get(*spec, "spec", "taskRoles", Want::kArray);
     if (roles) {
       for (size_t i = 0; i < roles->items.size(); ++i)
@@ -203,7 +246,7 @@ class Checker {
     if (const Node* task = Get(*role, path, "task", Want::kObject)) {
       std::string p = Child(path, "task");
       Unknown(*task, p, {"retryPolicy", "podGracefulDeletionTimeoutSec", "pod"});
-      Retry(*task, p, true);
+      Retry(*task, p, role);
       if (const Node* t = Get(*task, p, "podGracefulDeletionTimeoutSec", Want::kInteger);
           t && t->integer < 0) {
         sink_.Own("framework/negative-deletion-timeout", Severity::kWarning,

@@ -96,7 +96,9 @@ TEST_CASE("framework lint: names with '-' are rejected by the CRD pattern") {
   CHECK(fs[0].upstream == fs[0].message);
 
   auto generated = Lint(Patched({{"name: tf\n", "generateName: tf-\n"}}));
-  CHECK(Only(generated, "framework/name")->field == "metadata.generateName");
+  // The API server names metadata.name (the generated name); the position is generateName.
+  CHECK(Only(generated, "framework/name")->field == "metadata.name");
+  CHECK(Only(generated, "framework/name")->mark.line == 4);
   CHECK(Rules(Lint(Patched({{"name: tf\n", "generateName: tf\n"}}))).empty());
   auto missing = Lint(Patched({{"name: tf\n", "labels: {a: b}\n"}}));
   CHECK(Only(missing, "framework/name")->message ==
@@ -277,9 +279,56 @@ TEST_CASE("framework lint: Service tasks that never complete need no completion 
     size_t at = yaml.find("    frameworkAttemptCompletionPolicy:\n");
     yaml.erase(at, yaml.find("    task:", at) - at);
   }
+  // -2 at both levels and no success condition: upstream's servicestateful.yaml, a service
+  // whose pods restartPolicy Never; nothing to report.
   auto fs = Lint(yaml);
-  for (const Finding& f : fs) CHECK_MESSAGE(f.rule == "framework/rerun-succeeded", f.message);
-  CHECK(fs.size() == 3);
+  for (const Finding& f : fs) CHECK_MESSAGE(false, f.rule << ": " << f.message);
+  CHECK(fs.empty());
+}
+
+TEST_CASE("framework lint: -2 is a service's setting where pods restart Always, no success") {
+  // Upstream's service.yaml: restartPolicy Always, no success condition, -2 at both levels.
+  const std::string service =
+      "apiVersion: frameworkcontroller.microsoft.com/v1\n"
+      "kind: Framework\n"
+      "metadata: {name: service}\n"
+      "spec:\n"
+      "  executionType: Start\n"
+      "  retryPolicy: {fancyRetryPolicy: false, maxRetryCount: -2}\n"
+      "  taskRoles:\n"
+      "  - name: server\n"
+      "    taskNumber: 3\n"
+      "    frameworkAttemptCompletionPolicy: {minFailedTaskCount: 1, minSucceededTaskCount: -1}\n"
+      "    task:\n"
+      "      retryPolicy: {fancyRetryPolicy: false, maxRetryCount: -2}\n"
+      "      pod: {spec: {restartPolicy: Always, containers: [{name: nginx, image: nginx}]}}\n";
+  CHECK(Rules(Lint(service)).empty());
+  // The task level alone, and an omitted restartPolicy (the Pod default is Always).
+  auto task_only = service;
+  task_only.replace(task_only.find("maxRetryCount: -2"), 17, "maxRetryCount: 1");
+  task_only.replace(task_only.find("restartPolicy: Always, "), 23, "");
+  CHECK(Rules(Lint(task_only)).empty());
+  // A success condition makes it batch work: succeeded tasks rerun and never count.
+  auto batch = service;
+  batch.replace(batch.find("minSucceededTaskCount: -1"), 25, "minSucceededTaskCount: 3");
+  CHECK(Rules(Lint(batch)) ==
+        std::vector<std::string>{
+            "framework/rerun-succeeded warning spec.retryPolicy.maxRetryCount",
+            "framework/rerun-succeeded warning spec.taskRoles[0].task.retryPolicy.maxRetryCount"});
+  // Pods that exit (restartPolicy Never) with -2 at the task level only: a batch job that
+  // meant -1 keeps the warning.
+  auto never = task_only;
+  never.replace(never.find("spec: {containers"), 17, "spec: {restartPolicy: Never, containers");
+  CHECK(Rules(Lint(never)) ==
+        std::vector<std::string>{
+            "framework/rerun-succeeded warning spec.taskRoles[0].task.retryPolicy.maxRetryCount"});
+}
+
+TEST_CASE("framework lint: the fancy policy, upstream's recommended setting, is info") {
+  auto fs = Lint(Patched({{"    fancyRetryPolicy: false\n    maxRetryCount: 2",
+                           "    fancyRetryPolicy: true\n    maxRetryCount: 2"}}));
+  CHECK(Rules(fs) == std::vector<std::string>{"framework/unbounded-transient-retries info "
+                                              "spec.retryPolicy.fancyRetryPolicy"});
 }
 
 TEST_CASE("framework lint: the kind table dispatches Frameworks, mixed with JobSets") {
@@ -334,6 +383,33 @@ TEST_CASE("framework lint: malformed documents give type errors, never a crash")
   REQUIRE(fs.size() >= 2);
   CHECK(fs[0].field == "metadata");
   CHECK(fs[1].rule == "framework/name");
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+// Upstream's own examples are what FrameworkController recommends: no warning there (the fancy
+// retry policy of 11 of them is info; service.yaml and servicestateful.yaml are services).
+TEST_CASE("framework lint: upstream's examples draw no warning") {
+  std::vector<std::string> files;
+  std::string error;
+  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/frameworkcontroller/examples"}, true, &files,
+                      &error));
+  REQUIRE(files.size() >= 13);
+  int objects = 0, infos = 0;
+  for (const std::string& path : files) {
+    SourceFile source;
+    REQUIRE(LoadFile(path, LoadLimits{}, &source, &error));
+    FileResult r = LintSource(source, LintOptions{});
+    objects += r.objects;
+    for (const Finding& f : r.findings) {
+      CHECK_MESSAGE(f.severity == Severity::kInfo, path << ": " << f.rule << ": " << f.message);
+      infos += f.severity == Severity::kInfo;
+    }
+  }
+  CHECK(objects == 13);
+  CHECK(infos == 16);  // framework/unbounded-transient-retries, at both levels where set
 }
 
 }  // namespace jobset

@@ -190,7 +190,9 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
   if (fw.execution_type == "Stop") {
     AttemptCompletionEvent stop;
     stop.status = StopStatus();
-    stop.message = "executionType is Stop";
+    // The controller's diagnostic (pkg/controller/controller.go, syncFramework, at the same
+    // commit): the attempt has no trigger task.
+    stop.message = "User has requested to stop the Framework";
     CompleteAttempt(fw, out, stop);
     out->at_start.push_back(out->final_attempt);
   }
@@ -248,10 +250,12 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
       AttemptCompletionEvent done;
       done.status = v.status;
       done.message = v.message;
-      if (v.triggered_by_task) {
-        done.trigger_role = c.role;
-        done.trigger_index = c.index;
-      }
+      // The task that just completed is the trigger for every condition, "all completed"
+      // included: upstream's attemptToCompleteFrameworkAttempt passes it to
+      // NewCompletedTaskTriggeredCompletionStatus (microsoft/frameworkcontroller,
+      // pkg/controller/controller.go, commit d6e70787888dce7494add3e675504ccfadf893d5).
+      done.trigger_role = c.role;
+      done.trigger_index = c.index;
       CompleteAttempt(fw, out, done);
       step.events.back().completed_attempt = static_cast<int>(step.attempts.size());
       step.attempts.push_back(out->final_attempt);

@@ -75,7 +75,9 @@ struct AttemptCompletionEvent {
   int64_t framework_attempt_id = 0;
   CompletionStatus status;
   std::string message;
-  std::string trigger_role;  ///< "" when no task triggered it.
+  /// The task whose completion completed the attempt (for "every task completed", the last one
+  /// to complete); "" when no task did (executionType Stop).
+  std::string trigger_role;
   int64_t trigger_index = -1;
   std::vector<std::string> stopped;  ///< Pods of running tasks, completed with -220.
   RetryDecision decision;

@@ -113,7 +113,10 @@ TEST_CASE("framework completion: DEFAULT (1, -1) fails at the first failed task"
   REQUIRE(ok.completed);
   CHECK(ok.steps[1].state == "AttemptRunning");
   CHECK(ok.final_attempt.status.type.succeeded);
-  CHECK(ok.final_attempt.trigger_role.empty());
+  // Every task completed: the trigger is the last one to complete, as upstream's
+  // NewCompletedTaskTriggeredCompletionStatus reports it.
+  CHECK(ok.final_attempt.trigger_role == "a");
+  CHECK(ok.final_attempt.trigger_index == 1);
   CHECK(ok.final_attempt.message ==
         "CompletedTaskCount 3 has reached TotalTaskCount 3 and no user specified conditions in "
         "FrameworkAttemptCompletionPolicy have ever been triggered");
@@ -135,7 +138,8 @@ TEST_CASE("framework completion: -1 counts are disabled like omitted ones") {
   FrameworkReplayResult r = Run(fw, {"a/0:1", "a/1:0"});
   REQUIRE(r.completed);
   CHECK(r.final_attempt.status.type.succeeded);
-  CHECK(r.final_attempt.trigger_role.empty());
+  CHECK(r.final_attempt.trigger_role == "a");
+  CHECK(r.final_attempt.trigger_index == 1);
   // 0 written explicitly is the same.
   FrameworkReplayResult z = Run(Make({"a 1 0 0"}), {"a/0:1"});
   CHECK(z.final_attempt.status.type.succeeded);
@@ -186,7 +190,8 @@ TEST_CASE("framework completion: counts above taskNumber never trigger") {
   FrameworkReplayResult r = Run(fw, {"a/0:1", "a/1:1"});
   REQUIRE(r.completed);
   CHECK(r.final_attempt.status.type.succeeded);
-  CHECK(r.final_attempt.trigger_role.empty());
+  CHECK(r.final_attempt.trigger_role == "a");
+  CHECK(r.final_attempt.trigger_index == 1);
 }
 
 TEST_CASE("framework completion: no tasks, Create and Stop") {
@@ -203,6 +208,8 @@ TEST_CASE("framework completion: no tasks, Create and Stop") {
   FrameworkReplayResult s = Run(stop, {"a/0:1"});
   REQUIRE(s.at_start.size() == 1);
   CHECK(s.at_start[0].status.code == -210);
+  CHECK(s.at_start[0].message == "User has requested to stop the Framework");
+  CHECK(s.at_start[0].trigger_role.empty());
   CHECK(!s.at_start[0].decision.should_retry);  // not even with -2
   CHECK(s.completed);
   CHECK(s.steps[0].events[0].ignored);

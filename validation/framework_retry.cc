@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "validation/framework_pod_failure.h"
+#include "validation/suggest.h"
 
 namespace jobset {
 namespace {
@@ -139,7 +140,10 @@ bool ParseTaskCompletion(std::string_view text, CompletionStatus* out, std::stri
     if (numeric ? c.code == code : c.phrase == head) known = &c;
   }
   if (!numeric && !known) {
-    *error = "'" + std::string(head) + "' is neither a completion code nor a known phrase";
+    std::vector<std::string> phrases;
+    for (const CompletionStatus& c : KnownCompletionCodes()) phrases.push_back(c.phrase);
+    *error = "'" + std::string(head) + "' is neither a completion code nor a known phrase" +
+             DidYouMean(head, phrases);
     return false;
   }
   if (known) {

@@ -25,7 +25,10 @@ class FindingSink {
   void Plain(std::string_view rule, std::string_view locate, std::string message,
              PointAt at = PointAt::kValue);
   /// A field error "<path>: <type>: <value>: <detail>" (value omitted when empty, detail too).
-  /// `locate` defaults to `path` (they differ where upstream reports a path that is not real).
+  /// The finding's `field` is `path`, the one the API server names; `locate`, when given, is the
+  /// more useful place its line and column point at (where upstream's path is misspelt, or names
+  /// a whole list). When `locate` is outside `path` and `path` is in the file, the note gives
+  /// the position of `path`.
   void Field(std::string_view rule, std::string_view path, std::string_view type, std::string value,
              std::string detail, std::string_view locate = {}, PointAt at = PointAt::kValue);
   /// A finding of our own (a warning or info), with no upstream rendering. `related` names the

@@ -242,10 +242,10 @@ spec:
 TEST_CASE("admission: metadata/labels checks keys (at the key) and values (at the value)") {
   Findings fs = Lint(kLabels);
   REQUIRE(Rules(fs) == "metadata/labels,metadata/labels");
-  CheckField(fs[0], "metadata/labels", "metadata.labels[-tier]",
+  CheckField(fs[0], "metadata/labels", "metadata.labels",
              std::string("metadata.labels: Invalid value: \"-tier\": ") + kQualifiedNamePartFormat,
              7, 5);
-  CheckField(fs[1], "metadata/labels", "metadata.labels[team]",
+  CheckField(fs[1], "metadata/labels", "metadata.labels",
              std::string("metadata.labels: Invalid value: \"ml platform\": ") + kLabelValueFormat,
              8, 11);
   std::string fixed = Twin(Twin(kLabels, "'-tier'", "tier"), "ml platform", "ml-platform");
@@ -255,7 +255,7 @@ TEST_CASE("admission: metadata/labels checks keys (at the key) and values (at th
 TEST_CASE("admission: metadata/labels values are limited to 63 bytes") {
   std::string yaml = Twin(kLabels, "    '-tier': gpu\n    team: ml platform\n", "    team: @V@\n");
   ExpectOnlyField(
-      Lint(Sub(yaml, "@V@", Repeat('m', 64))), "metadata/labels", "metadata.labels[team]",
+      Lint(Sub(yaml, "@V@", Repeat('m', 64))), "metadata/labels", "metadata.labels",
       "metadata.labels: Invalid value: \"" + Repeat('m', 64) + "\": must be no more than 63 bytes",
       7, 11);
   CHECK(Rules(Lint(Sub(yaml, "@V@", Repeat('m', 63)))) == "");
@@ -267,7 +267,7 @@ TEST_CASE("admission: metadata/labels points at a bad value under a dotted key")
                           "    app.kubernetes.io/part-of: ml platform\n");
   Findings fs = Lint(yaml);
   REQUIRE(Rules(fs) == "metadata/labels");
-  CheckField(fs[0], "metadata/labels", "metadata.labels[app.kubernetes.io/part-of]",
+  CheckField(fs[0], "metadata/labels", "metadata.labels",
              std::string("metadata.labels: Invalid value: \"ml platform\": ") + kLabelValueFormat,
              7, 32);
 }
@@ -287,7 +287,7 @@ spec:
 )";
 
 TEST_CASE("admission: schema/duplicate-key rejects two replicated jobs with one name") {
-  ExpectOnlyField(Lint(kDuplicateRJob), "schema/duplicate-key", "spec.replicatedJobs[1].name",
+  ExpectOnlyField(Lint(kDuplicateRJob), "schema/duplicate-key", "spec.replicatedJobs[1]",
                   "spec.replicatedJobs[1]: Duplicate value: "
                   "map[string]interface {}{\"name\":\"workers\"}",
                   9, 11);
@@ -314,7 +314,7 @@ spec:
 
 TEST_CASE("admission: schema/duplicate-key rejects two dependsOn entries with one name") {
   ExpectOnlyField(Lint(kDuplicateDependsOn), "schema/duplicate-key",
-                  "spec.replicatedJobs[1].dependsOn[1].name",
+                  "spec.replicatedJobs[1].dependsOn[1]",
                   "spec.replicatedJobs[1].dependsOn[1]: Duplicate value: "
                   "map[string]interface {}{\"name\":\"leader\"}",
                   13, 13);
@@ -338,8 +338,7 @@ spec:
 )";
 
 TEST_CASE("admission: jobset/startup-policy-depends-on rejects InOrder with dependsOn") {
-  ExpectOnlyField(Lint(kStartupInOrder), "jobset/startup-policy-depends-on",
-                  "spec.startupPolicy.startupPolicyOrder",
+  ExpectOnlyField(Lint(kStartupInOrder), "jobset/startup-policy-depends-on", "spec",
                   "spec: Invalid value: \"object\": StartupPolicy and DependsOn APIs are mutually "
                   "exclusive",
                   7, 25);
@@ -381,7 +380,7 @@ std::string Vcp(std::string_view name, std::string_view ns = "\"\"") {
 
 TEST_CASE("admission: volume-claim-policy/namespace rejects a namespaced template") {
   ExpectOnlyField(Lint(Vcp("data", "other")), "volume-claim-policy/namespace",
-                  "spec.volumeClaimPolicies[0].templates[0].metadata.namespace",
+                  "spec.volumeClaimPolicies[0]",
                   "spec.volumeClaimPolicies[0]: Invalid value: \"object\": namespace cannot be "
                   "set for VolumeClaimPolicies templates",
                   20, 20);
@@ -1386,17 +1385,21 @@ TEST_CASE("admission: volume claim policy accepted twin") { CHECK(Rules(Lint(Vcp
 
 TEST_CASE("admission: volume-claim-policy/name must be a DNS-1123 subdomain (path template[0])") {
   ExpectOnlyField(Lint(Vcp("Data_1")), "volume-claim-policy/name",
-                  "spec.volumeClaimPolicies[0].templates[0].metadata.name",
+                  "spec.volumeClaimPolicies[0].template[0].name",
                   std::string("spec.volumeClaimPolicies[0].template[0].name: Invalid value: "
                               "\"Data_1\": ") +
                       kDns1123SubdomainFormat,
                   19, 15);
+  // Upstream writes `template[0].name` for `templates[0].metadata.name`: the note says so.
+  CHECK(Lint(Vcp("Data_1"))[0].note ==
+        "the API server's path spec.volumeClaimPolicies[0].template[0].name is "
+        "spec.volumeClaimPolicies[0].templates[0].metadata.name in the file");
 }
 
 TEST_CASE("admission: volume-claim-policy/name-too-long limits <template>-<jobset> to 63") {
   std::string name = Repeat('d', 58);  // d...-train is 64
   ExpectOnlyField(Lint(Vcp(name)), "volume-claim-policy/name-too-long",
-                  "spec.volumeClaimPolicies[0].templates[0].metadata.name",
+                  "spec.volumeClaimPolicies[0].template[0].name",
                   "spec.volumeClaimPolicies[0].template[0].name: Invalid value: \"" + name +
                       "\": VolumeClaimPolicies template name is too long",
                   19, 15);
@@ -1410,9 +1413,12 @@ TEST_CASE("admission: volume-claim-policy/no-volume-mount needs a container moun
   REQUIRE(Rules(fs) == "volume-claim-policy/no-volume-mount");
   const Finding& f = fs[0];
   CHECK(f.severity == Severity::kError);
-  CHECK(f.field == "spec.volumeClaimPolicies[0].templates[0].metadata.name");
+  // `field` is the path the API server names; the position is the template nobody mounts, and
+  // the note points back at the replicated jobs.
+  CHECK(f.field == "spec.replicatedJobs");
   CHECK(f.mark.line == 19);
   CHECK(f.mark.column == 15);
+  CHECK(f.note == "the API server reports it at spec.replicatedJobs (line 6, column 3)");
   CHECK(f.upstream == f.message);
   // The value is every replicated job as JSON.
   const std::string head = "spec.replicatedJobs: Invalid value: [{\"name\":\"workers\"";
@@ -1469,7 +1475,7 @@ spec:
 
 TEST_CASE("admission: volume-claim-policy/duplicate-name spans all policies") {
   ExpectOnlyField(Lint(kVcpDuplicate), "volume-claim-policy/duplicate-name",
-                  "spec.volumeClaimPolicies[1].templates[0].metadata.name",
+                  "spec.volumeClaimPolicies[1].template[0].name",
                   "spec.volumeClaimPolicies[1].template[0].name: Invalid value: \"data\": names "
                   "must be unique for VolumeClaimPolicies template",
                   23, 15);

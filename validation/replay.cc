@@ -1,8 +1,11 @@
 #include "validation/replay.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "validation/field_path.h"
+#include "validation/jobset_validation.h"
+#include "validation/suggest.h"
 
 namespace jobset {
 namespace {
@@ -23,6 +26,17 @@ size_t ParseJobRef(std::string_view text, std::string* rjob, int64_t* index) {
   return end;
 }
 
+// An empty reason (a failure whose reason no rule lists) or one the Job controller gives; the
+// JobSet controller matches onJobFailureReasons against the Job's Failed condition reason, and
+// admission accepts only these (see JobFailureReasons), so any other text is a typo.
+bool CheckReason(const std::string& reason, std::string* error) {
+  const std::vector<std::string>& known = JobFailureReasons();
+  if (reason.empty() || std::find(known.begin(), known.end(), reason) != known.end()) return true;
+  *error = "'" + reason + "' is not a Job failure reason (" + JoinNames(known) + ")" +
+           DidYouMean(reason, known);
+  return false;
+}
+
 bool ParseOne(std::string_view text, FailureSpec* f, std::string* error) {
   size_t used = ParseJobRef(text, &f->rjob, &f->index);
   if (!used || used >= text.size() || text[used] != ':') {
@@ -33,6 +47,10 @@ bool ParseOne(std::string_view text, FailureSpec* f, std::string* error) {
   size_t colon = rest.find(':');
   f->reason = std::string(rest.substr(0, colon));
   if (colon != std::string_view::npos) f->message = std::string(rest.substr(colon + 1));
+  if (!CheckReason(f->reason, error)) {
+    *error = "'" + std::string(text) + "': " + *error;
+    return false;
+  }
   return true;
 }
 
@@ -85,6 +103,10 @@ bool ParseScenarioSteps(const Node& scenario, std::vector<StepSpec>* steps, std:
         return false;
       }
       f.reason = std::string(item.StringOr("reason"));
+      if (!CheckReason(f.reason, error)) {
+        *error = at + ".reason: " + *error;
+        return false;
+      }
       f.message = std::string(item.StringOr("message"));
       step.push_back(std::move(f));
     }

@@ -24,11 +24,13 @@ using StepSpec = std::vector<FailureSpec>;
 
 /// Parses one --fail value: `RJOB/INDEX:REASON[:MESSAGE]`, several separated by commas for one
 /// step (`A/0:R1,B/1:R2`). A comma only separates failures where the next part starts a new
-/// `RJOB/INDEX:`; otherwise it belongs to the message.
+/// `RJOB/INDEX:`; otherwise it belongs to the message. REASON is empty or one of
+/// JobFailureReasons(); anything else is an error that lists them and names the nearest.
 bool ParseFailFlag(std::string_view text, StepSpec* out, std::string* error);
 
 /// Reads `steps: [{fail: [{job: workers/0, reason: ..., message: ...}]}]` from a scenario
-/// document. Errors name the field (`steps[1].fail[0].job`).
+/// document. Errors name the field (`steps[1].fail[0].job`); reasons are checked as in
+/// ParseFailFlag.
 bool ParseScenarioSteps(const Node& scenario, std::vector<StepSpec>* steps, std::string* error);
 
 /// What one step did.

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "validation/jobset_validation.h"
 #include "validation/loader.h"
 
 namespace jobset {
@@ -17,7 +18,7 @@ TEST_CASE("replay: --fail values, one failure or several per step") {
   CHECK(step[0].message == "exit code 143, signal: TERM");
 
   StepSpec two;
-  REQUIRE(ParseFailFlag("a/0:R1,b/12:R2:msg", &two, &error));
+  REQUIRE(ParseFailFlag("a/0:DeadlineExceeded,b/12:FailedIndexes:msg", &two, &error));
   REQUIRE(two.size() == 2);
   CHECK(two[1].rjob == "b");
   CHECK(two[1].index == 12);
@@ -27,9 +28,25 @@ TEST_CASE("replay: --fail values, one failure or several per step") {
   REQUIRE(ParseFailFlag("a/0:", &empty_reason, &error));
   CHECK(empty_reason[0].reason.empty());
 
-  for (const char* bad : {"workers", "workers/x:R", "/0:R", "workers/0", "a b/0:R"}) {
+  for (const char* bad : {"workers", "workers/x:R", "/0:R", "workers/0", "a b/0:R", "a/0:R"}) {
     StepSpec s;
     CHECK_MESSAGE(!ParseFailFlag(bad, &s, &error), bad);
+  }
+}
+
+TEST_CASE("replay: an unknown failure reason is an error that lists the known ones") {
+  StepSpec step;
+  std::string error;
+  CHECK_FALSE(ParseFailFlag("workers/0:PodFailurPolicy", &step, &error));
+  CHECK(error ==
+        "'workers/0:PodFailurPolicy': 'PodFailurPolicy' is not a Job failure reason "
+        "(BackoffLimitExceeded, DeadlineExceeded, FailedIndexes, MaxFailedIndexesExceeded, "
+        "PodFailurePolicy); did you mean 'PodFailurePolicy'?");
+  CHECK_FALSE(ParseFailFlag("a/0:BackoffLimitExceeded,b/1:podfailurepolicy", &step, &error));
+  CHECK(error.find("did you mean 'PodFailurePolicy'?") != std::string::npos);
+  for (const std::string& reason : JobFailureReasons()) {
+    StepSpec ok;
+    CHECK_MESSAGE(ParseFailFlag("a/0:" + reason, &ok, &error), reason);
   }
 }
 
@@ -38,7 +55,7 @@ TEST_CASE("replay: scenario files name the field that is wrong") {
                              "steps:\n"
                              "- fail: [{job: workers/0, reason: PodFailurePolicy, message: m}]\n"
                              "- fail:\n"
-                             "  - {job: a/1, reason: R}\n"
+                             "  - {job: a/1, reason: DeadlineExceeded}\n"
                              "  - {job: b/2}\n");
   std::vector<StepSpec> steps;
   std::string error;
@@ -52,6 +69,12 @@ TEST_CASE("replay: scenario files name the field that is wrong") {
   steps.clear();
   CHECK_FALSE(ParseScenarioSteps(bad.documents[0].root, &steps, &error));
   CHECK(error == "steps[0].fail[0].job: want RJOB/INDEX, e.g. workers/0");
+  SourceFile typo = ParseSource("s.yaml", "steps:\n- fail: [{job: w/0, reason: Deadline}]\n");
+  steps.clear();
+  CHECK_FALSE(ParseScenarioSteps(typo.documents[0].root, &steps, &error));
+  CHECK(error ==
+        "steps[0].fail[0].reason: 'Deadline' is not a Job failure reason (BackoffLimitExceeded, "
+        "DeadlineExceeded, FailedIndexes, MaxFailedIndexesExceeded, PodFailurePolicy)");
   SourceFile none = ParseSource("s.yaml", "fail: []\n");
   CHECK_FALSE(ParseScenarioSteps(none.documents[0].root, &steps, &error));
 }

@@ -147,6 +147,8 @@ const std::vector<RuleInfo>& AllRules() {
        "successPolicy All targets only replicas-0 jobs: the first Job to succeed completes it."},
       {"failure-policy/restart-without-budget", S::kWarning, R::kAnalysis,
        "maxRestarts 0 with a restart action or in-place restarts: the first restart fails."},
+      {"jobset/unknown-annotation", S::kWarning, R::kAnalysis,
+       "An annotation in the JobSet controller's namespace that it does not know is ignored."},
       // Volcano batch.volcano.sh/v1alpha1 Job (validation/volcano_*.cc): ids volcano/*.
       // The CRD schema (schemas/volcano.v1alpha1.json) reports through schema/* and
       // metadata/name; the validating webhook (CREATE, then UPDATE):
@@ -222,8 +224,8 @@ const std::vector<RuleInfo>& AllRules() {
       {"framework/completion-count-unreachable", S::kWarning, R::kAnalysis,
        "A completion count is larger than the role's taskNumber and can never trigger."},
       {"framework/rerun-succeeded", S::kWarning, R::kAnalysis,
-       "maxRetryCount -2 reruns succeeded work forever."},
-      {"framework/unbounded-transient-retries", S::kWarning, R::kAnalysis,
+       "maxRetryCount -2 reruns succeeded batch work forever (services are not reported)."},
+      {"framework/unbounded-transient-retries", S::kInfo, R::kAnalysis,
        "fancyRetryPolicy retries Transient failures without counting them: possibly forever."},
       {"framework/duplicate-task-role", S::kWarning, R::kAnalysis,
        "Two task roles have the same name and create the same pods."},

@@ -6,6 +6,7 @@
 
 #include "validation/field_path.h"
 #include "validation/jobset_validation.h"
+#include "validation/suggest.h"
 
 namespace jobset {
 namespace {
@@ -16,14 +17,14 @@ bool ParseInt(std::string_view text, int64_t* out) {
   return ec == std::errc() && p == text.data() + text.size();
 }
 
-std::string EventList() {
-  std::string s;
-  for (std::string_view e : {"PodFailed", "PodEvicted", "PodPending", "PodRunning", "PodSucceeded",
-                             "TaskCompleted", "TaskFailed", "Unknown"}) {
-    s += (s.empty() ? "" : ", ") + std::string(e);
-  }
-  return s;
+const std::vector<std::string>& Events() {
+  static const std::vector<std::string> events = {"PodFailed",  "PodEvicted",   "PodPending",
+                                                  "PodRunning", "PodSucceeded", "TaskCompleted",
+                                                  "TaskFailed", "Unknown"};
+  return events;
 }
+
+std::string EventList() { return JoinNames(Events()); }
 
 // A known event, or an error that says what was written instead.
 bool CheckEvent(std::string_view event, std::string* error) {
@@ -35,7 +36,8 @@ bool CheckEvent(std::string_view event, std::string* error) {
              "TASK/INDEX:EVENT[:EXITCODE] with EVENT one of " +
              EventList();
   } else {
-    *error = "'" + std::string(event) + "' is not a Volcano event (" + EventList() + ")";
+    *error = "'" + std::string(event) + "' is not a Volcano event (" + EventList() + ")" +
+             DidYouMean(event, Events());
   }
   return false;
 }
