@@ -16,6 +16,7 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 std::string FormatDuration(double s) {
   if (!std::isfinite(s)) return "inf";
   int64_t total = static_cast<int64_t>(std::llround(s));
+  if (total == 0) return "0s";
   int64_t d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60, sec = total % 60;
   // Go-like, without trailing zero units: 3d4h, 1h30m, 90s -> 1m30s, 0 -> 0s.
   std::string out;

@@ -39,6 +39,7 @@ TEST_CASE("sim duration: ParseGoDuration") {
 }
 
 TEST_CASE("sim duration: FormatDuration drops zero units") {
+  CHECK(FormatDuration(0) == "0s");
   CHECK(FormatDuration(90) == "1m30s");
   CHECK(FormatDuration(5400) == "1h30m");
   CHECK(FormatDuration(3 * 86400 + 4 * 3600) == "3d4h");
