@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
 #include "validation/framework_explain.h"
@@ -12,7 +13,6 @@
 #include "validation/framework_replay.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
-#include "validation/monte_carlo.h"
 
 namespace jobset {
 namespace {
@@ -334,19 +334,9 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
     err << "error: --plot is not supported for a Framework\n";
     return 2;
   }
-  if (flags.node_mttf.empty() || flags.run_time.empty()) {
-    err << "error: --monte-carlo needs --node-mttf and --run-time\n";
-    return 2;
-  }
   FrameworkFailureModel m;
   std::string error;
-  if (!ParseDurationFlag("node-mttf", flags.node_mttf, &m.node_mttf_s, &error) ||
-      !ParseDurationFlag("run-time", flags.run_time, &m.run_time_s, &error) ||
-      !ParseDurationFlag("restart-time", flags.restart_time, &m.restart_time_s, &error) ||
-      !ParseDurationFlag("job-restart-time", flags.job_restart_time, &m.task_restart_time_s,
-                         &error) ||
-      !ParseDurationFlag("checkpoint-interval", flags.checkpoint_interval, &m.checkpoint_interval_s,
-                         &error)) {
+  if (!ReadModelFlags(flags, "", &m, &m.task_restart_time_s, &error)) {
     err << "error: " << error << "\n";
     return 2;
   }
@@ -355,33 +345,35 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
     err << "error: --fault-mix " << error << "\n";
     return 2;
   }
-  m.runs = flags.runs;
-  m.seed = flags.seed;
-  m.nodes = flags.nodes;
   Framework fw = DecodeFramework(object);
   NoteLintErrors(object, file, fw, err);
-  FrameworkMonteCarloResult r = RunFrameworkMonteCarlo(fw, m);
+  InterruptScope interrupt;
+  FrameworkMonteCarloResult r =
+      RunFrameworkMonteCarlo(fw, m, flags.threads, interrupt.flag(), ProgressBar(fw.name, err));
+  ClearProgress(err);
   if (!r.error.empty()) {
     err << "error: " << r.error << "\n";
     return 2;
   }
+  if (r.cancelled) err << "interrupted: partial result\n";
+  const FinishTimes& t = r.time_to_finish;
   if (flags.output == "json") {
-    json mc = {{"runs", r.runs},
-               {"nodes", r.nodes},
-               {"pComplete", r.p_complete},
-               {"pFail", r.p_fail},
-               {"pStuck", r.p_stuck},
-               {"pUnbounded", r.p_unbounded},
-               {"pFalseSuccess", r.p_false_success},
-               {"meanRestarts", r.mean_restarts},
-               {"meanCountedRestarts", r.mean_counted_restarts},
-               {"meanTaskRestarts", r.mean_task_restarts},
-               {"meanFailures", r.mean_failures},
-               {"meanWastedNodeHours", r.mean_wasted_node_hours},
-               {"timeToFinish",
-                {{"p50", r.p50}, {"p90", r.p90}, {"p99", r.p99}, {"mean", r.mean_time_to_finish}}}};
+    json mc = {
+        {"runs", r.runs},
+        {"nodes", r.nodes},
+        {"pComplete", r.p_complete},
+        {"pFail", r.p_fail},
+        {"pStuck", r.p_stuck},
+        {"pUnbounded", r.p_unbounded},
+        {"pFalseSuccess", r.p_false_success},
+        {"meanRestarts", r.mean_restarts},
+        {"meanCountedRestarts", r.mean_counted_restarts},
+        {"meanTaskRestarts", r.mean_task_restarts},
+        {"meanFailures", r.mean_failures},
+        {"meanWastedNodeHours", r.mean_wasted_node_hours},
+        {"timeToFinish", {{"p50", t.p50}, {"p90", t.p90}, {"p99", t.p99}, {"mean", t.mean}}}};
     out << json{{"monteCarlo", mc}}.dump(2) << "\n";
-    return 0;
+    return r.cancelled ? 130 : 0;
   }
   auto pct = [](double p) {
     char buf[32];
@@ -403,10 +395,10 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
       << num(r.mean_counted_restarts) << " counted)\n"
       << "  wasted node-hours per finished run: " << num(r.mean_wasted_node_hours) << "\n";
   if (r.p_complete > 0) {
-    out << "  time to finish: p50 " << hours(r.p50) << ", p90 " << hours(r.p90) << ", p99 "
-        << hours(r.p99) << "\n";
+    out << "  time to finish: p50 " << hours(t.p50) << ", p90 " << hours(t.p90) << ", p99 "
+        << hours(t.p99) << "\n";
   }
-  return 0;
+  return r.cancelled ? 130 : 0;
 }
 
 }  // namespace

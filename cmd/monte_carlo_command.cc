@@ -1,11 +1,7 @@
 // `kubectl jobset simulate --monte-carlo`: the cost of a policy under a failure model, one
 // policy or several side by side, as text (with a terminal histogram), JSON or an SVG plot.
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -14,20 +10,17 @@
 #include <sstream>
 
 #include "cmd/jobset_objects.h"
+#include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_command.h"
 #include "cmd/simulate_inputs.h"
 #include "validation/loader.h"
 #include "validation/monte_carlo.h"
+#include "validation/sim/duration.h"
 
 namespace jobset {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-// Set by SIGINT: the one piece of process-wide state, as a signal handler can only reach globals.
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
 
 std::string Percent(double p) {
   char buf[32];
@@ -111,20 +104,8 @@ bool ApplyScenarioModel(const std::string& path, SimulateFlags* flags, std::stri
 }
 
 bool BuildModel(const SimulateFlags& flags, FailureModel* model, std::string* error) {
-  if (flags.node_mttf.empty() || flags.run_time.empty()) {
-    *error = "--monte-carlo needs --node-mttf and --run-time (or a model: block in --scenario)";
-    return false;
-  }
-  model->nodes = flags.nodes;
-  model->runs = flags.runs;
-  model->seed = flags.seed;
-  if (!ParseDurationFlag("node-mttf", flags.node_mttf, &model->node_mttf_s, error) ||
-      !ParseDurationFlag("run-time", flags.run_time, &model->run_time_s, error) ||
-      !ParseDurationFlag("restart-time", flags.restart_time, &model->restart_time_s, error) ||
-      !ParseDurationFlag("job-restart-time", flags.job_restart_time, &model->job_restart_time_s,
-                         error) ||
-      !ParseDurationFlag("checkpoint-interval", flags.checkpoint_interval,
-                         &model->checkpoint_interval_s, error)) {
+  if (!ReadModelFlags(flags, " (or a model: block in --scenario)", model,
+                      &model->job_restart_time_s, error)) {
     return false;
   }
   if (flags.fault_mix.empty()) {
@@ -424,48 +405,36 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
     }
     runs.push_back(PolicyRun{flags.paths[i], l.jobset.name, model, {}, {}});
   }
-  g_interrupted.store(false);
-  auto previous = std::signal(SIGINT, OnInterrupt);
-  bool tty = isatty(STDERR_FILENO);
-  for (size_t i = 0; i < runs.size() && !g_interrupted.load(); ++i) {
+  InterruptScope interrupt;
+  for (size_t i = 0; i < runs.size() && !interrupt.interrupted(); ++i) {
     const LoadedJobSet& l = loaded[i][0];
     PreparedPolicy policy = PreparePolicy(l.jobset, gates);
     if (std::string invalid = ValidateFailureModel(policy, l.jobset, runs[i].model);
         !invalid.empty()) {
       err << "error: " << runs[i].file << ": " << invalid << "\n";
-      std::signal(SIGINT, previous);
       return 2;
     }
-    MonteCarloProgress progress;
-    if (tty) {
-      std::string label = runs[i].name;
-      progress = [&err, label](int64_t done, int64_t total) {
-        int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
-        err << "\r" << label << " [" << std::string(filled, '#') << std::string(width - filled, '.')
-            << "] " << done << "/" << total << std::flush;
-      };
-    }
+    const MonteCarloProgress progress = ProgressBar(runs[i].name, err);
     runs[i].result =
-        RunMonteCarlo(policy, l.jobset, runs[i].model, flags.threads, &g_interrupted, progress);
+        RunMonteCarlo(policy, l.jobset, runs[i].model, flags.threads, interrupt.flag(), progress);
     if (!flags.node_check.empty() && runs[i].result.error.empty()) {
       FailureModel with = runs[i].model;
       with.node_check = true;
       runs[i].with_check =
-          RunMonteCarlo(policy, l.jobset, with, flags.threads, &g_interrupted, progress);
+          RunMonteCarlo(policy, l.jobset, with, flags.threads, interrupt.flag(), progress);
     }
-    if (tty) err << "\r\033[K" << std::flush;
+    ClearProgress(err);
     if (!runs[i].result.error.empty()) {
       err << "error: " << runs[i].file << ": " << runs[i].result.error << "\n";
-      std::signal(SIGINT, previous);
       return 2;
     }
   }
-  std::signal(SIGINT, previous);
   // Interrupted: report what finished (the policy in flight has a partial result).
   size_t done = 0;
   while (done < runs.size() && runs[done].result.runs_done > 0) ++done;
   runs.resize(std::max<size_t>(done, 1));
-  if (g_interrupted.load()) err << "interrupted: partial result\n";
+  const bool interrupted = interrupt.interrupted();
+  if (interrupted) err << "interrupted: partial result\n";
   const bool compare = !flags.node_check.empty();
   // With --node-check each policy shows twice, without and with the check, side by side.
   std::vector<PolicyRun> columns;
@@ -513,7 +482,7 @@ int RunMonteCarloCommand(const SimulateFlags& flags_in, std::ostream& out, std::
   } else {
     RenderText(runs, flags, out);
   }
-  return g_interrupted.load() ? 130 : 0;
+  return interrupted ? 130 : 0;
 }
 
 }  // namespace jobset

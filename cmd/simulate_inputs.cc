@@ -1,7 +1,7 @@
 #include "cmd/simulate_inputs.h"
 
 #include "validation/loader.h"
-#include "validation/monte_carlo.h"
+#include "validation/sim/duration.h"
 
 namespace jobset {
 

@@ -7,10 +7,11 @@
 #include <iostream>
 #include <map>
 
+#include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
 #include "validation/loader.h"
-#include "validation/monte_carlo.h"
+#include "validation/sim/duration.h"
 #include "validation/volcano_lifecycle.h"
 #include "validation/volcano_monte_carlo.h"
 #include "validation/volcano_replay.h"
@@ -408,22 +409,7 @@ bool BuildModel(const SimulateFlags& flags, VolcanoFailureModel* m, std::string*
                    "--scenario";
     return false;
   }
-  if (flags.node_mttf.empty() || flags.run_time.empty()) {
-    *error = "--monte-carlo needs --node-mttf and --run-time";
-    return false;
-  }
-  m->nodes = flags.nodes;
-  m->runs = flags.runs;
-  m->seed = flags.seed;
-  if (!ParseDurationFlag("node-mttf", flags.node_mttf, &m->node_mttf_s, error) ||
-      !ParseDurationFlag("run-time", flags.run_time, &m->run_time_s, error) ||
-      !ParseDurationFlag("restart-time", flags.restart_time, &m->restart_time_s, error) ||
-      !ParseDurationFlag("job-restart-time", flags.job_restart_time, &m->job_restart_time_s,
-                         error) ||
-      !ParseDurationFlag("checkpoint-interval", flags.checkpoint_interval,
-                         &m->checkpoint_interval_s, error)) {
-    return false;
-  }
+  if (!ReadModelFlags(flags, "", m, &m->job_restart_time_s, error)) return false;
   m->faults = DefaultVolcanoFaultMix();
   if (!flags.fault_mix.empty() && !ParseVolcanoFaultMix(flags.fault_mix, &m->faults, error)) {
     *error = "--fault-mix: " + *error;
@@ -539,17 +525,21 @@ int MonteCarlo(const VolcanoJob& job, const std::string& file, const SimulateFla
     err << "error: " << error << "\n";
     return 2;
   }
-  VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, model, flags.threads);
+  InterruptScope interrupt;
+  VolcanoMonteCarloResult r =
+      RunVolcanoMonteCarlo(job, model, flags.threads, interrupt.flag(), ProgressBar(job.name, err));
+  ClearProgress(err);
   if (!r.error.empty()) {
     err << "error: " << file << ": " << r.error << "\n";
     return 2;
   }
+  if (r.cancelled) err << "interrupted: partial result\n";
   if (flags.output == "json") {
     out << MonteCarloJson(job, r).dump(2) << "\n";
   } else {
     MonteCarloText(job, model, r, out);
   }
-  return 0;
+  return r.cancelled ? 130 : 0;
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <random>
 
 #include "validation/framework_replay.h"
+#include "validation/sim/random.h"
 
 namespace jobset {
 namespace {
@@ -17,6 +17,16 @@ struct RunResult {
   Outcome outcome = Outcome::kCompleted;
   double wall = 0, wasted = 0;  ///< Seconds; wasted is per node.
   int64_t restarts = 0, counted = 0, task_restarts = 0, failures = 0;
+};
+
+// The sums of a chunk of runs (see RunSimulation), accumulated in run order.
+struct Chunk {
+  int64_t completed = 0, failed = 0, stuck = 0, unbounded = 0, false_success = 0;
+  int64_t restarts = 0, counted = 0, task_restarts = 0, failures = 0;
+  double wasted = 0;  // Per node, over completed, failed and falsely successful runs.
+  int64_t wasted_runs = 0;
+  double finish_sum = 0;
+  std::vector<double> finish;  // Completed runs' wall times, in run order.
 };
 
 bool ParseWeight(std::string_view text, double* out) {
@@ -43,9 +53,8 @@ class Simulator {
     }
   }
 
-  RunResult Run(int64_t index) {
-    std::seed_seq seq{static_cast<uint64_t>(m_.seed), static_cast<uint64_t>(index)};
-    std::mt19937_64 rng(seq);
+  // One run, drawing from `rng` only.
+  RunResult Run(Rng& rng) {
     RunResult r;
     tasks_ = FreshTasks();
     counters_ = {};
@@ -64,8 +73,7 @@ class Simulator {
       return r;
     };
     while (true) {
-      double dt = rate > 0 ? std::exponential_distribution<double>(rate)(rng)
-                           : std::numeric_limits<double>::infinity();
+      double dt = rate > 0 ? rng.Exponential(1 / rate) : std::numeric_limits<double>::infinity();
       if (progress + dt >= m_.run_time_s) {
         r.wall += m_.run_time_s - progress;
         r.outcome = Finish();
@@ -81,14 +89,14 @@ class Simulator {
       // that completes either ends the attempt or the run).
       int64_t total = 0;
       for (const auto& role : tasks_) total += static_cast<int64_t>(role.size());
-      int64_t pick = std::uniform_int_distribution<int64_t>(0, total - 1)(rng);
+      int64_t pick = rng.Below(total);
       size_t role = 0;
       while (pick >= static_cast<int64_t>(tasks_[role].size())) pick -= tasks_[role++].size();
       const std::vector<size_t>& kinds = faults_by_role_[role];
       if (kinds.empty()) continue;  // absorbed: no fault surfaces in this role
       double sum = 0;
       for (size_t k : kinds) sum += m_.faults[k].weight;
-      double x = std::uniform_real_distribution<double>(0, sum)(rng);
+      double x = rng.Uniform() * sum;
       size_t kind = kinds.back();
       for (size_t k : kinds) {
         if (x < m_.faults[k].weight) {
@@ -119,9 +127,10 @@ class Simulator {
       counters_.accountable += fd.accountable;
       ++r.restarts;
       r.counted += fd.accountable;
-      double delay = fd.delay_max > 0 ? static_cast<double>(std::uniform_int_distribution<int64_t>(
-                                            fd.delay_min, fd.delay_max)(rng))
-                                      : 0;
+      double delay =
+          fd.delay_max > 0
+              ? static_cast<double>(fd.delay_min + rng.Below(fd.delay_max - fd.delay_min + 1))
+              : 0;
       tasks_ = FreshTasks();
       restart(m_.restart_time_s + delay);
     }
@@ -156,16 +165,42 @@ class Simulator {
 
   const Framework& fw_;
   const FrameworkFailureModel& m_;
-  const double nodes_;
+  double nodes_;
   std::vector<std::vector<size_t>> faults_by_role_;
   std::vector<std::vector<SimTask>> tasks_;
   RetryCounters counters_;
 };
 
-double Percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
-  return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
+// Adds run `r` to `c`.
+void AddRun(const RunResult& r, int64_t max_failures, Chunk* c) {
+  c->restarts += r.restarts;
+  c->counted += r.counted;
+  c->task_restarts += r.task_restarts;
+  c->failures += std::min(r.failures, max_failures);
+  switch (r.outcome) {
+    case Outcome::kCompleted:
+      ++c->completed;
+      c->finish.push_back(r.wall);
+      c->finish_sum += r.wall;
+      break;
+    case Outcome::kFailed:
+      ++c->failed;
+      break;
+    case Outcome::kStuck:
+      ++c->stuck;
+      break;
+    case Outcome::kUnbounded:
+      ++c->unbounded;
+      break;
+    case Outcome::kFalseSuccess:
+      ++c->false_success;
+      break;
+  }
+  if (r.outcome == Outcome::kCompleted || r.outcome == Outcome::kFailed ||
+      r.outcome == Outcome::kFalseSuccess) {
+    c->wasted += r.wasted;
+    ++c->wasted_runs;
+  }
 }
 
 }  // namespace
@@ -216,9 +251,12 @@ std::vector<FrameworkFault> DefaultFrameworkFaultMix() {
 }
 
 FrameworkMonteCarloResult RunFrameworkMonteCarlo(const Framework& fw,
-                                                 const FrameworkFailureModel& m) {
+                                                 const FrameworkFailureModel& m, int threads,
+                                                 const std::atomic<bool>* cancel,
+                                                 SimProgress progress) {
   FrameworkMonteCarloResult res;
   res.runs = m.runs;
+  res.runs_requested = m.runs;
   const int64_t tasks = TotalTaskNumber(fw);
   res.nodes = m.nodes > 0 ? m.nodes : tasks;
   if (tasks == 0) res.error = "the Framework has no task (the sum of taskNumber is 0)";
@@ -236,58 +274,62 @@ FrameworkMonteCarloResult RunFrameworkMonteCarlo(const Framework& fw,
     if (!known) res.error = "--fault-mix: no task role '" + f.role + "' (roles: " + roles + ")";
   }
   if (!res.error.empty()) return res;
-  Simulator sim(fw, m, res.nodes);
-  std::vector<double> finish;
-  double wasted = 0;
-  int64_t wasted_runs = 0;
-  for (int64_t i = 0; i < m.runs; ++i) {
-    RunResult r = sim.Run(i);
-    res.mean_restarts += static_cast<double>(r.restarts);
-    res.mean_counted_restarts += static_cast<double>(r.counted);
-    res.mean_task_restarts += static_cast<double>(r.task_restarts);
-    res.mean_failures += static_cast<double>(std::min(r.failures, m.max_failures_per_run));
-    switch (r.outcome) {
-      case Outcome::kCompleted:
-        ++res.completed;
-        finish.push_back(r.wall);
-        break;
-      case Outcome::kFailed:
-        ++res.failed;
-        break;
-      case Outcome::kStuck:
-        ++res.stuck;
-        break;
-      case Outcome::kUnbounded:
-        ++res.unbounded;
-        break;
-      case Outcome::kFalseSuccess:
-        ++res.false_success;
-        break;
-    }
-    if (r.outcome == Outcome::kCompleted || r.outcome == Outcome::kFailed ||
-        r.outcome == Outcome::kFalseSuccess) {
-      wasted += r.wasted;
-      ++wasted_runs;
-    }
+  const SimOptions options = {.runs = m.runs,
+                              .seed = m.seed,
+                              .threads = threads,
+                              .cancel = cancel,
+                              .progress = std::move(progress)};
+  const int64_t nodes = res.nodes;
+  SimChunks<Chunk> sim = RunSimulation<Chunk>(options, [&fw, &m, nodes] {
+    return [&m, sim = Simulator(fw, m, nodes)](Rng& rng, Chunk* chunk) mutable {
+      AddRun(sim.Run(rng), m.max_failures_per_run, chunk);
+      return RunStatus::kDone;
+    };
+  });
+  res.runs = sim.runs_done;
+  res.cancelled = sim.cancelled;
+  Chunk all;
+  for (Chunk& c : sim.chunks) {
+    all.completed += c.completed;
+    all.failed += c.failed;
+    all.stuck += c.stuck;
+    all.unbounded += c.unbounded;
+    all.false_success += c.false_success;
+    all.restarts += c.restarts;
+    all.counted += c.counted;
+    all.task_restarts += c.task_restarts;
+    all.failures += c.failures;
+    all.wasted += c.wasted;
+    all.wasted_runs += c.wasted_runs;
+    all.finish_sum += c.finish_sum;
+    all.finish.insert(all.finish.end(), c.finish.begin(), c.finish.end());
+    std::vector<double>().swap(c.finish);
   }
-  const double n = static_cast<double>(m.runs);
+  res.completed = all.completed;
+  res.failed = all.failed;
+  res.stuck = all.stuck;
+  res.unbounded = all.unbounded;
+  res.false_success = all.false_success;
+  if (res.runs == 0) return res;
+  const double n = static_cast<double>(res.runs);
   res.p_complete = static_cast<double>(res.completed) / n;
   res.p_fail = static_cast<double>(res.failed) / n;
   res.p_stuck = static_cast<double>(res.stuck) / n;
   res.p_unbounded = static_cast<double>(res.unbounded) / n;
   res.p_false_success = static_cast<double>(res.false_success) / n;
-  res.mean_restarts /= n;
-  res.mean_counted_restarts /= n;
-  res.mean_task_restarts /= n;
-  res.mean_failures /= n;
-  if (wasted_runs > 0)
-    res.mean_wasted_node_hours = wasted * static_cast<double>(res.nodes) / 3600 / wasted_runs;
-  std::sort(finish.begin(), finish.end());
-  res.p50 = Percentile(finish, 0.50);
-  res.p90 = Percentile(finish, 0.90);
-  res.p99 = Percentile(finish, 0.99);
-  for (double f : finish) res.mean_time_to_finish += f;
-  if (!finish.empty()) res.mean_time_to_finish /= static_cast<double>(finish.size());
+  res.mean_restarts = static_cast<double>(all.restarts) / n;
+  res.mean_counted_restarts = static_cast<double>(all.counted) / n;
+  res.mean_task_restarts = static_cast<double>(all.task_restarts) / n;
+  res.mean_failures = static_cast<double>(all.failures) / n;
+  if (all.wasted_runs > 0) {
+    res.mean_wasted_node_hours =
+        all.wasted * static_cast<double>(res.nodes) / 3600 / static_cast<double>(all.wasted_runs);
+  }
+  res.time_to_finish.samples = std::move(all.finish);
+  if (res.completed > 0) {
+    res.time_to_finish.mean = all.finish_sum / static_cast<double>(res.completed);
+  }
+  FillFinishTimes(&res.time_to_finish);
   return res;
 }
 

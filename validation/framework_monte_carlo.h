@@ -19,9 +19,12 @@
 //   - When progress reaches run_time_s every task succeeds, in order, through the same policies:
 //     the run completes if the Framework completes as Succeeded; it is unbounded if the
 //     Framework reruns (maxRetryCount -2) or a task reruns after success.
-// Runs are independent, each with its own generator seeded from (seed, run index).
+// Runs are independent: run i draws from its own generator seeded from (seed, i), and chunks of
+// runs are merged in order, so a seed gives the same result whatever the thread count (the
+// driver, generator and summaries are every kind's: validation/sim/).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +32,8 @@
 
 #include "validation/framework_retry.h"
 #include "validation/framework_types.h"
+#include "validation/sim/driver.h"
+#include "validation/sim/summary.h"
 
 namespace jobset {
 
@@ -67,7 +72,9 @@ std::vector<FrameworkFault> DefaultFrameworkFaultMix();
 /// The outcome. Means are per run over the runs done.
 struct FrameworkMonteCarloResult {
   std::string error;  ///< Invalid model: nothing ran.
-  int64_t runs = 0;
+  int64_t runs = 0;   ///< Runs done (fewer than requested when cancelled).
+  int64_t runs_requested = 0;
+  bool cancelled = false;  ///< Stopped by the cancel flag: runs < runs_requested.
   int64_t completed = 0, failed = 0, stuck = 0, unbounded = 0, false_success = 0;
   double p_complete = 0, p_fail = 0, p_stuck = 0, p_unbounded = 0, p_false_success = 0;
   double mean_restarts = 0;          ///< Framework retries (new FrameworkAttempts).
@@ -77,12 +84,17 @@ struct FrameworkMonteCarloResult {
   /// N × (downtime + lost progress) for a completed run, N × wall time for a failed one or a
   /// false success; averaged over those runs.
   double mean_wasted_node_hours = 0;
-  double p50 = 0, p90 = 0, p99 = 0, mean_time_to_finish = 0;  ///< Completed runs, seconds.
+  FinishTimes time_to_finish;  ///< Over completed runs (wall time).
   int64_t nodes = 0;
 };
 
-/// Runs the simulation on the calling thread.
+/// Runs model.runs simulated runs on `threads` threads (<= 0: the hardware's), with the
+/// driver's cancellation and progress (validation/sim/driver.h). The result does not depend on
+/// `threads`.
 FrameworkMonteCarloResult RunFrameworkMonteCarlo(const Framework& fw,
-                                                 const FrameworkFailureModel& model);
+                                                 const FrameworkFailureModel& model,
+                                                 int threads = 0,
+                                                 const std::atomic<bool>* cancel = nullptr,
+                                                 SimProgress progress = nullptr);
 
 }  // namespace jobset

@@ -60,7 +60,7 @@ TEST_CASE("framework monte carlo: the policies decide how runs end") {
   // Same seed, same result.
   FrameworkMonteCarloResult again = RunFrameworkMonteCarlo(plain, Model("1=1"));
   CHECK(again.p_fail == r.p_fail);
-  CHECK(again.p50 == r.p50);
+  CHECK(again.time_to_finish.p50 == r.time_to_finish.p50);
 
   // Fancy framework retries: evictions never fail the run; they cost restarts.
   Framework fancy = Make(kWorkers, "{fancyRetryPolicy: true, maxRetryCount: 0}");
@@ -68,7 +68,7 @@ TEST_CASE("framework monte carlo: the policies decide how runs end") {
   CHECK(f.p_complete == 1);
   CHECK(f.mean_restarts == doctest::Approx(4).epsilon(0.1));
   CHECK(f.mean_counted_restarts == 0);
-  CHECK(f.p99 > f.p50);
+  CHECK(f.time_to_finish.p99 > f.time_to_finish.p50);
   CHECK(f.mean_wasted_node_hours > 0);
 
   // Omitted completion counts: a failed task leaves the attempt running without it.
@@ -100,6 +100,47 @@ TEST_CASE("framework monte carlo: the policies decide how runs end") {
   FrameworkFailureModel bad = Model("1=1@nosuch");
   CHECK(RunFrameworkMonteCarlo(plain, bad).error ==
         "--fault-mix: no task role 'nosuch' (roles: w)");
+}
+
+TEST_CASE("framework monte carlo: same seed, same result on 1, 2 and 4 threads") {
+  // Task and framework retries with budgets, three fault kinds: every random draw is taken.
+  Framework fw = Make(
+      "  - name: ps\n    taskNumber: 2\n"
+      "    frameworkAttemptCompletionPolicy: {minFailedTaskCount: 1, minSucceededTaskCount: -1}\n"
+      "    task: {retryPolicy: {fancyRetryPolicy: true, maxRetryCount: 1}}\n"
+      "  - name: w\n    taskNumber: 6\n"
+      "    frameworkAttemptCompletionPolicy: {minFailedTaskCount: 2, minSucceededTaskCount: -1}\n"
+      "    task: {retryPolicy: {maxRetryCount: 1}}\n",
+      "{maxRetryCount: 3}");
+  FrameworkFailureModel m = Model("PodEvicted=0.6,1=0.2@w,exit=137/OOMKilled=0.2");
+  m.node_mttf_s = 50 * 3600;
+  m.checkpoint_interval_s = 3600;
+  m.runs = 3000;  // 12 chunks, the last one partial.
+  m.seed = 11;
+  const FrameworkMonteCarloResult one = RunFrameworkMonteCarlo(fw, m, 1);
+  REQUIRE(one.error.empty());
+  CHECK(one.runs == 3000);
+  CHECK(one.completed > 0);
+  CHECK(one.failed > 0);
+  CHECK(one.mean_restarts > 0);
+  CHECK(one.mean_task_restarts > 0);
+  for (int threads : {2, 4}) {
+    CAPTURE(threads);
+    const FrameworkMonteCarloResult r = RunFrameworkMonteCarlo(fw, m, threads);
+    CHECK(r.completed == one.completed);
+    CHECK(r.failed == one.failed);
+    CHECK(r.stuck == one.stuck);
+    CHECK(r.false_success == one.false_success);
+    CHECK(r.mean_restarts == one.mean_restarts);
+    CHECK(r.mean_counted_restarts == one.mean_counted_restarts);
+    CHECK(r.mean_task_restarts == one.mean_task_restarts);
+    CHECK(r.mean_failures == one.mean_failures);
+    CHECK(r.mean_wasted_node_hours == one.mean_wasted_node_hours);
+    CHECK(r.time_to_finish.samples == one.time_to_finish.samples);
+    CHECK(r.time_to_finish.mean == one.time_to_finish.mean);
+  }
+  m.seed = 12;
+  CHECK(RunFrameworkMonteCarlo(fw, m, 2).time_to_finish.samples != one.time_to_finish.samples);
 }
 
 }  // namespace jobset

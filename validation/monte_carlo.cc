@@ -1,93 +1,23 @@
 #include "validation/monte_carlo.h"
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <limits>
-#include <mutex>
 #include <span>
-#include <thread>
+
+#include "validation/sim/fault_mix.h"
+#include "validation/sim/random.h"
+#include "validation/sim/text.h"
 
 namespace jobset {
 namespace {
 
-// Runs are grouped in chunks of this many (whatever the thread count): a chunk's sums are
-// accumulated in run order and chunks are merged in chunk order, so that floating-point sums,
-// and therefore the result, do not depend on how chunks were spread over threads.
-constexpr int64_t kChunkRuns = 256;
+// The words of a JobSet fault mix, for ParseFaultMixItems' messages.
+constexpr FaultMixWords kJobSetFaultMixWords = {"REASON[:MESSAGE]=WEIGHT[@RJOB]", "reason",
+                                                "replicated job name"};
 
 // Failures between two looks at the cancel flag inside one run.
 constexpr int64_t kCancelCheckMask = (1 << 12) - 1;
-
-// --- Random numbers -------------------------------------------------------------------------
-
-// SplitMix64's output function of `x` (a bijective 64-bit mixer).
-uint64_t Mix64(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-// xoshiro256** (Blackman and Vigna), seeded through SplitMix64.
-class Xoshiro256 {
- public:
-  // The generator of run `run` of a simulation with `seed`.
-  Xoshiro256(uint64_t seed, uint64_t run) {
-    uint64_t sm = Mix64(seed + 0x9E3779B97F4A7C15ull) ^ Mix64(~run);
-    for (uint64_t& word : s_) {
-      sm += 0x9E3779B97F4A7C15ull;
-      word = Mix64(sm);
-    }
-  }
-
-  uint64_t Next() {
-    const uint64_t result = Rotl(s_[1] * 5, 7) * 9;
-    const uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = Rotl(s_[3], 45);
-    return result;
-  }
-
-  // Uniform in [0, 1), 53 random bits.
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-
-  // Uniform in (0, 1]: its log is finite.
-  double UniformPositive() { return static_cast<double>((Next() >> 11) + 1) * 0x1.0p-53; }
-
- private:
-  static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  uint64_t s_[4];
-};
-
-// A Binomial(n, p) draw: exact inversion for a small mean, else the normal approximation.
-int64_t Binomial(Xoshiro256* rng, int64_t n, double p) {
-  if (n <= 0 || p <= 0) return 0;
-  if (p >= 1) return n;
-  const double q = 1 - p;
-  const double mean = static_cast<double>(n) * p;
-  if (mean < 30) {
-    double pk = std::pow(q, static_cast<double>(n));
-    double cdf = pk;
-    const double u = rng->Uniform();
-    int64_t k = 0;
-    while (u > cdf && k < n) {
-      pk *= static_cast<double>(n - k) / static_cast<double>(k + 1) * p / q;
-      ++k;
-      cdf += pk;
-    }
-    return k;
-  }
-  const double z = std::sqrt(-2 * std::log(rng->UniformPositive())) *
-                   std::cos(2 * 3.14159265358979323846 * rng->Uniform());
-  const double k = std::round(mean + z * std::sqrt(mean * q));
-  return static_cast<int64_t>(std::clamp(k, 0.0, static_cast<double>(n)));
-}
 
 // --- Setup ----------------------------------------------------------------------------------
 
@@ -262,9 +192,9 @@ struct Worker {
   StepOutcome out;
 };
 
-// The sums of a chunk of runs, accumulated in run order.
+// The sums of a chunk of runs (see RunSimulation), accumulated in run order.
 struct Chunk {
-  int64_t runs_done = 0, completed = 0, failed = 0, stuck = 0, unbounded = 0;
+  int64_t completed = 0, failed = 0, stuck = 0, unbounded = 0;
   int64_t restarts = 0, job_restarts = 0, counted_restarts = 0, failures = 0, ignored = 0;
   ActionCounts actions;
   double waste_node_s = 0;  // Completed and failed runs.
@@ -288,11 +218,10 @@ void AddActions(const ActionCounts& a, ActionCounts* to) {
   to->stuck += a.stuck;
 }
 
-// Simulates run `run` and adds it to `chunk` (unless cancelled mid-run).
-RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic<bool>* cancel,
-                   Worker* w, Chunk* chunk) {
+// Simulates one run drawing from `rng` and adds it to `chunk` (unless cancelled mid-run).
+RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Worker* w,
+                   Chunk* chunk) {
   const PreparedPolicy& policy = s.policy;
-  Xoshiro256 rng(seed, static_cast<uint64_t>(run));
   ResetState(&w->state);
   ActionCounts actions;
   double progress = 0;  // Productive time kept, in [0, run_time).
@@ -325,8 +254,7 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
       wall += s.faulty_after;
       waste += s.nodes * s.faulty_after;
     } else {
-      gap = s.rate > 0 ? -std::log(rng.UniformPositive()) * s.mean_gap
-                       : std::numeric_limits<double>::infinity();
+      gap = s.rate > 0 ? rng.Exponential(s.mean_gap) : std::numeric_limits<double>::infinity();
     }
     if (gap >= s.run_time - progress) {
       wall += s.run_time - progress;
@@ -340,8 +268,7 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
       end = RunEnd::kUnbounded;
       break;
     }
-    if ((failures & kCancelCheckMask) == 0 && cancel != nullptr &&
-        cancel->load(std::memory_order_relaxed)) {
+    if ((failures & kCancelCheckMask) == 0 && CancelRequested(cancel)) {
       return RunEnd::kCancelled;
     }
     const double u = rng.Uniform();
@@ -354,8 +281,7 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
     }
     JobFailure f;
     f.rjob = outcome.rjob;
-    f.index = std::min(static_cast<int64_t>(rng.Uniform() * outcome.replicas),
-                       static_cast<int64_t>(outcome.replicas) - 1);
+    f.index = rng.Below(static_cast<int64_t>(outcome.replicas));
     f.reason = s.reasons[outcome.kind];
     f.message = s.messages[outcome.kind];
     f.time = static_cast<int64_t>(wall * 1000);  // Milliseconds since the run started.
@@ -421,7 +347,6 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
       MarkJobsReady(policy, &w->state, static_cast<int64_t>(wall * 1000));
     }
   }
-  chunk->runs_done += 1;
   chunk->faulty += faulty;
   chunk->caught += caught;
   chunk->check_s += check;
@@ -455,202 +380,18 @@ RunEnd SimulateRun(const Setup& s, uint64_t seed, int64_t run, const std::atomic
   return end;
 }
 
-// Go's strconv.Quote for the common case (the input is echoed in error messages).
-std::string Quote(std::string_view s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  q += '"';
-  return q;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 }  // namespace
-
-namespace {
-
-// Nearest rank: the smallest sample with at least p of the samples at or below it.
-double Percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const double rank = std::ceil(p * static_cast<double>(sorted.size()));
-  const size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(i, sorted.size() - 1)];
-}
-
-}  // namespace
-
-void FillFinishTimes(FinishTimes* t) {
-  std::vector<double>& v = t->samples;
-  std::sort(v.begin(), v.end());
-  if (v.empty()) return;
-  t->p50 = Percentile(v, 0.50);
-  t->p90 = Percentile(v, 0.90);
-  t->p99 = Percentile(v, 0.99);
-  t->min = v.front();
-  t->max = v.back();
-  t->histogram.assign(kHistogramBins, 0);
-  t->bin_width = (t->max - t->min) / kHistogramBins;
-  for (double x : v) {
-    int bin = 0;
-    if (t->bin_width > 0) {
-      bin = std::min(kHistogramBins - 1, static_cast<int>((x - t->min) / t->bin_width));
-    }
-    t->histogram[bin] += 1;
-  }
-}
-
-std::string FormatDuration(double s) {
-  if (!std::isfinite(s)) return "inf";
-  int64_t total = static_cast<int64_t>(std::llround(s));
-  int64_t d = total / 86400, h = total % 86400 / 3600, m = total % 3600 / 60, sec = total % 60;
-  // Go-like, without trailing zero units: 3d4h, 1h30m, 90s -> 1m30s, 0 -> 0s.
-  std::string out;
-  const int64_t parts[] = {d, h, m, sec};
-  const char* units[] = {"d", "h", "m", "s"};
-  int last = 3;
-  while (last > 0 && parts[last] == 0) --last;
-  bool started = false;
-  for (int i = 0; i <= last; ++i) {
-    if (!started && parts[i] == 0 && i < last) continue;
-    started = true;
-    out += std::to_string(parts[i]) + units[i];
-  }
-  return out;
-}
-
-bool ParseGoDuration(std::string_view text, double* seconds, std::string* error) {
-  const auto invalid = [&] {
-    *error = "time: invalid duration " + Quote(text);
-    return false;
-  };
-  std::string_view s = text;
-  if (!s.empty() && s[0] == '-') {
-    *error = "negative duration " + Quote(text);
-    return false;
-  }
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-  if (s == "0") {
-    *seconds = 0;
-    return true;
-  }
-  if (s.empty()) return invalid();
-  double total = 0;
-  while (!s.empty()) {
-    if (!(s[0] == '.' || IsDigit(s[0]))) return invalid();
-    size_t i = 0;
-    while (i < s.size() && IsDigit(s[i])) ++i;
-    const bool pre = i > 0;
-    bool post = false;
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      const size_t frac = i;
-      while (i < s.size() && IsDigit(s[i])) ++i;
-      post = i > frac;
-    }
-    if (!pre && !post) return invalid();  // "." or ".s".
-    double number = 0;
-    // from_chars rejects "5." and ".5"; Go accepts both: parse around the dot.
-    std::string digits(s.substr(0, i));
-    if (digits.back() == '.') digits.pop_back();
-    if (digits.front() == '.') digits.insert(digits.begin(), '0');
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    if (ec != std::errc() || ptr != digits.data() + digits.size()) return invalid();
-    s.remove_prefix(i);
-    size_t u = 0;
-    while (u < s.size() && s[u] != '.' && !IsDigit(s[u])) ++u;
-    const std::string_view unit = s.substr(0, u);
-    s.remove_prefix(u);
-    if (unit.empty()) {
-      *error = "time: missing unit in duration " + Quote(text);
-      return false;
-    }
-    double scale;
-    if (unit == "ns") {
-      scale = 1e-9;
-    } else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") {
-      scale = 1e-6;
-    } else if (unit == "ms") {
-      scale = 1e-3;
-    } else if (unit == "s") {
-      scale = 1;
-    } else if (unit == "m") {
-      scale = 60;
-    } else if (unit == "h") {
-      scale = 3600;
-    } else {
-      *error = "time: unknown unit " + Quote(unit) + " in duration " + Quote(text);
-      return false;
-    }
-    total += number * scale;
-  }
-  // Go's limit: a time.Duration is an int64 of nanoseconds (about 292 years).
-  if (!(total <= 9223372036.854775807)) return invalid();
-  *seconds = total;
-  return true;
-}
 
 bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::string* error) {
+  std::vector<FaultMixItem> items;
+  if (!ParseFaultMixItems(text, kJobSetFaultMixWords, &items, error)) return false;
   std::vector<FaultKind> out;
-  if (Trim(text).empty()) {
-    *error = "empty fault mix: want REASON[:MESSAGE]=WEIGHT[@RJOB],...";
-    return false;
-  }
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    if (comma == std::string_view::npos) comma = text.size();
-    const std::string_view item = Trim(text.substr(pos, comma - pos));
-    pos = comma + 1;
-    const std::string where = "fault mix item " + Quote(item);
-    const size_t eq = item.rfind('=');
-    if (item.empty()) {
-      *error = "fault mix: empty item in " + Quote(text);
-      return false;
-    }
-    if (eq == std::string_view::npos) {
-      *error = where + ": want REASON[:MESSAGE]=WEIGHT[@RJOB]";
-      return false;
-    }
+  for (FaultMixItem& item : items) {
     FaultKind kind;
-    const std::string_view head = item.substr(0, eq);
-    std::string_view tail = Trim(item.substr(eq + 1));
-    const size_t colon = head.find(':');
-    kind.reason = std::string(Trim(head.substr(0, colon)));
-    if (colon != std::string_view::npos) kind.message = std::string(head.substr(colon + 1));
-    if (kind.reason.empty()) {
-      *error = where + ": empty reason";
-      return false;
-    }
-    const size_t at = tail.find('@');
-    if (at != std::string_view::npos) {
-      kind.rjob_name = std::string(Trim(tail.substr(at + 1)));
-      tail = Trim(tail.substr(0, at));
-      if (kind.rjob_name.empty()) {
-        *error = where + ": empty replicated job name after @";
-        return false;
-      }
-    }
-    if (!tail.empty() && tail.back() == '%') tail.remove_suffix(1);
-    double weight = 0;
-    const auto [ptr, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), weight);
-    if (tail.empty() || ec != std::errc() || ptr != tail.data() + tail.size()) {
-      *error = where + ": weight " + Quote(tail) + " is not a number";
-      return false;
-    }
-    if (!(weight > 0) || !std::isfinite(weight)) {
-      *error = where + ": weight must be positive";
-      return false;
-    }
-    kind.weight = weight;
+    kind.reason = std::move(item.key);
+    kind.message = std::move(item.detail);
+    kind.weight = item.weight;
+    kind.rjob_name = std::move(item.target);
     out.push_back(std::move(kind));
   }
   *faults = std::move(out);
@@ -663,8 +404,8 @@ bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* fault
     if (kind.rjob_name.empty()) continue;
     const int r = FindReplicatedJob(policy, kind.rjob_name);
     if (r < 0) {
-      *error = "fault mix: unknown replicated job " + Quote(kind.rjob_name) + " for reason " +
-               Quote(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
+      *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
+               QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
       return false;
     }
     kind.rjob = r;
@@ -744,11 +485,11 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
   if (model.faults.empty()) return "the fault mix is empty";
   for (const FaultKind& kind : model.faults) {
     if (!(kind.weight > 0) || !std::isfinite(kind.weight)) {
-      return "fault kind " + Quote(kind.reason) + ": weight must be positive";
+      return "fault kind " + QuoteGo(kind.reason) + ": weight must be positive";
     }
     if (kind.rjob_name.empty() &&
         (kind.rjob < -1 || kind.rjob >= static_cast<int>(policy.rjob_names.size()))) {
-      return "fault kind " + Quote(kind.reason) + ": replicated job index " +
+      return "fault kind " + QuoteGo(kind.reason) + ": replicated job index " +
              std::to_string(kind.rjob) + " out of range";
     }
   }
@@ -781,78 +522,20 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
   result.nodes = static_cast<int64_t>(setup.nodes);
   result.failure_rate = setup.rate;
 
-  const int64_t total = model.runs;
-  const int64_t n_chunks = (total + kChunkRuns - 1) / kChunkRuns;
-  std::vector<Chunk> chunks(n_chunks);
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, n_chunks)));
-
-  std::atomic<int64_t> next_chunk{0};
-  std::atomic<int64_t> done{0};
-  std::atomic<bool> saw_cancel{false};
-  std::mutex mu;
-  std::condition_variable cv;
-  int running = threads;
-  const auto cancelled = [cancel] {
-    return cancel != nullptr && cancel->load(std::memory_order_relaxed);
-  };
-  const auto work = [&] {
-    Worker w;
-    for (;;) {
-      const int64_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
-      if (c >= n_chunks) break;
-      Chunk& chunk = chunks[c];
-      const int64_t first = c * kChunkRuns;
-      const int64_t last = std::min(total, first + kChunkRuns);
-      int64_t reported = 0;
-      int64_t failures_at_report = 0;
-      bool stop = false;
-      for (int64_t run = first; run < last; ++run) {
-        if (cancelled() ||
-            SimulateRun(setup, model.seed, run, cancel, &w, &chunk) == RunEnd::kCancelled) {
-          stop = true;
-          break;
-        }
-        // Progress: in batches, to keep the shared counter out of the hot loop.
-        if (chunk.runs_done - reported >= 64 || chunk.failures - failures_at_report >= 65536) {
-          done.fetch_add(chunk.runs_done - reported, std::memory_order_relaxed);
-          reported = chunk.runs_done;
-          failures_at_report = chunk.failures;
-        }
-      }
-      done.fetch_add(chunk.runs_done - reported, std::memory_order_relaxed);
-      if (stop) {
-        saw_cancel.store(true);
-        break;
-      }
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      --running;
-    }
-    cv.notify_one();
-  };
-
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-  {
-    using Clock = std::chrono::steady_clock;
-    constexpr auto kPeriod = std::chrono::milliseconds(50);
-    auto last_report = Clock::now();
-    std::unique_lock<std::mutex> lock(mu);
-    while (running > 0) {
-      cv.wait_for(lock, kPeriod, [&] { return running == 0; });
-      if (running == 0 || !progress) continue;
-      const auto now = Clock::now();
-      if (now - last_report < kPeriod) continue;
-      last_report = now;
-      lock.unlock();
-      progress(done.load(std::memory_order_relaxed), total);
-      lock.lock();
-    }
-  }
-  for (std::thread& t : pool) t.join();
+  const SimOptions options = {.runs = model.runs,
+                              .seed = model.seed,
+                              .threads = threads,
+                              .cancel = cancel,
+                              .progress = std::move(progress)};
+  SimChunks<Chunk> sim = RunSimulation<Chunk>(options, [&setup, cancel] {
+    return [&setup, cancel, w = Worker()](Rng& rng, Chunk* chunk) mutable {
+      return SimulateRun(setup, rng, cancel, &w, chunk) == RunEnd::kCancelled
+                 ? RunStatus::kCancelled
+                 : RunStatus::kDone;
+    };
+  });
+  std::vector<Chunk>& chunks = sim.chunks;
+  result.runs_done = sim.runs_done;
 
   // Merge in chunk order.
   double waste = 0, finish_sum = 0, fail_time_sum = 0, check_s = 0;
@@ -862,7 +545,6 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
   for (const Chunk& c : chunks) n_finish += c.finish.size();
   result.time_to_finish.samples.reserve(n_finish);
   for (Chunk& c : chunks) {
-    result.runs_done += c.runs_done;
     result.completed += c.completed;
     result.failed += c.failed;
     result.stuck += c.stuck;
@@ -883,7 +565,7 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
                                          c.finish.end());
     std::vector<double>().swap(c.finish);
   }
-  result.cancelled = saw_cancel.load() && result.runs_done < total;
+  result.cancelled = sim.cancelled;
   if (result.runs_done > 0) {
     const double n = static_cast<double>(result.runs_done);
     result.p_complete = static_cast<double>(result.completed) / n;
@@ -905,7 +587,6 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
   if (result.failed > 0) result.mean_time_to_fail_s = fail_time_sum / result.failed;
   if (result.completed > 0) result.time_to_finish.mean = finish_sum / result.completed;
   FillFinishTimes(&result.time_to_finish);
-  if (progress) progress(result.runs_done, total);
   return result;
 }
 

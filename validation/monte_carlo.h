@@ -26,7 +26,8 @@
 //     plus downtime.
 //
 // Runs are independent: run i draws from its own generator seeded from (seed, i), and results
-// are merged in run order, so a seed gives the same result whatever the thread count. Memory
+// are merged in run order, so a seed gives the same result whatever the thread count (the
+// driver, generator and summaries are every kind's: validation/sim/). Memory
 // does not depend on the pod count (pods and jobs are never materialised; only the controller's
 // per-index restart counters, one per Job, exist once a RestartJob action runs) and grows with
 // the run count only by one time-to-finish sample per completed run.
@@ -34,13 +35,14 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "validation/jobset_types.h"
 #include "validation/policy_engine.h"
+#include "validation/sim/driver.h"
+#include "validation/sim/summary.h"
 
 namespace jobset {
 
@@ -109,28 +111,6 @@ struct ActionCounts {
   int64_t stuck = 0;           ///< A pass that errored (the run stopped, stuck).
 };
 
-/// The time to finish of the completed runs, in seconds (wall time: productive plus downtime).
-struct FinishTimes {
-  double p50 = 0, p90 = 0, p99 = 0;  ///< Nearest-rank percentiles; 0 when nothing completed.
-  double mean = 0, min = 0, max = 0;
-  std::vector<double> samples;  ///< One per completed run, sorted ascending.
-  /// kHistogramBins equal bins from min to max (the last one closed); all in bin 0 when
-  /// min == max; empty when nothing completed.
-  std::vector<int64_t> histogram;
-  double bin_width = 0;  ///< (max - min) / bins.
-};
-
-/// Bins of FinishTimes::histogram.
-inline constexpr int kHistogramBins = 40;
-
-/// Sorts t->samples and fills the percentiles, min, max and histogram from them (the mean is
-/// the caller's).
-void FillFinishTimes(FinishTimes* t);
-
-/// Seconds as a short Go-like duration without trailing zero units: 3d4h, 1h30m, 1m30s, 0s;
-/// "inf" when not finite.
-std::string FormatDuration(double seconds);
-
 /// The outcome of RunMonteCarlo. Means are per run over runs_done unless noted.
 struct MonteCarloResult {
   std::string error;  ///< Invalid model or JobSet: nothing ran, everything else is zero.
@@ -157,11 +137,6 @@ struct MonteCarloResult {
   double mean_faulty_caught = 0;   ///< Of them, caught by the pre-flight check per run.
   double mean_check_s = 0;         ///< Wall time of the pre-flight check per run.
 };
-
-/// Parses a Go duration (time.ParseDuration): `90s`, `15m`, `6h`, `1h30m`, `1.5h`, `300ms`,
-/// `2h45m30.5s`; units ns, us (µs, μs), ms, s, m, h; "0" needs no unit. Rejects empty, negative
-/// and unit-less input with Go's messages ("time: missing unit in duration \"10\"", ...).
-bool ParseGoDuration(std::string_view text, double* seconds, std::string* error);
 
 /// Parses a fault mix `REASON[:MESSAGE]=WEIGHT[@RJOB],...` (e.g.
 /// `PodFailurePolicy:exit code 143=0.9,BackoffLimitExceeded=0.1@workers`). The message runs to
@@ -192,7 +167,7 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
                                  const FailureModel& model);
 
 /// Progress callback: runs done so far and runs requested.
-using MonteCarloProgress = std::function<void(int64_t done, int64_t total)>;
+using MonteCarloProgress = SimProgress;
 
 /// Runs model.runs simulated runs of `policy` (prepared from `js`) on `threads` threads (<= 0:
 /// the hardware's), from the calling thread. `progress`, when set, is called from the calling

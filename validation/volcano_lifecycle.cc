@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "validation/field_path.h"
-#include "validation/monte_carlo.h"
+#include "validation/sim/duration.h"
 
 namespace jobset {
 namespace {

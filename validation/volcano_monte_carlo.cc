@@ -2,27 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <charconv>
 #include <cmath>
-#include <random>
-#include <thread>
+
+#include "validation/sim/fault_mix.h"
+#include "validation/sim/random.h"
 
 namespace jobset {
 namespace {
 
-// Rewrites ParseFaultMix's JobSet words into the Volcano form of the same syntax.
-std::string VolcanoWords(std::string text) {
-  const std::pair<std::string, std::string> words[] = {
-      {"REASON[:MESSAGE]=WEIGHT[@RJOB]", "EVENT[:EXITCODE]=WEIGHT[@TASK]"},
-      {"empty reason", "empty event"},
-      {"replicated job name", "task name"}};
-  for (const auto& [from, to] : words) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at))
-      text.replace(at, from.size(), to);
-  }
-  return text;
-}
+// The words of a Volcano fault mix, for ParseFaultMixItems' messages.
+constexpr FaultMixWords kVolcanoFaultMixWords = {"EVENT[:EXITCODE]=WEIGHT[@TASK]", "event",
+                                                 "task name"};
 
 // How a run ended.
 enum End : size_t {
@@ -36,7 +27,7 @@ enum End : size_t {
   kEnds
 };
 
-// Counters of one block of runs, merged in block order.
+// Counters of one chunk of runs (see RunSimulation), merged in chunk order.
 struct Block {
   std::array<int64_t, kEnds> ends{};
   int64_t retries = 0, failures = 0, absorbed = 0, errors = 0;
@@ -44,8 +35,6 @@ struct Block {
   std::array<int64_t, static_cast<size_t>(VolcanoAction::kOther) + 1> actions{};
   std::vector<double> finish;
 };
-
-constexpr int64_t kBlockRuns = 256;
 
 // The read-only tables of a simulation.
 struct Setup {
@@ -57,22 +46,16 @@ struct Setup {
   std::vector<VolcanoEventSpec> specs;  // Per fault kind, without task and index.
 };
 
-double Uniform(std::mt19937_64& rng) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;  // [0, 1)
-}
-
-void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Block* b) {
+// Simulates one run drawing from `rng` and adds it to `b`.
+void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* b) {
   const VolcanoJob& job = *s.job;
-  std::seed_seq seq{static_cast<uint32_t>(m.seed), static_cast<uint32_t>(m.seed >> 32),
-                    static_cast<uint32_t>(run), static_cast<uint32_t>(run >> 32)};
-  std::mt19937_64 rng(seq);
   VolcanoState state = InitialVolcanoState(job);
   double progress = 0, wall = 0, waste = 0;
   int64_t failures = 0;
   std::vector<VolcanoEventSpec> step(1);
   std::string error;
   for (;;) {
-    const double gap = -std::log(1.0 - Uniform(rng)) * s.mean_gap;
+    const double gap = rng.Exponential(s.mean_gap);
     if (!(gap < m.run_time_s - progress)) {
       wall += m.run_time_s - progress;
       // The work is done: every pod still alive succeeds, and the sync judges the job by its
@@ -101,19 +84,18 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
       ++b->ends[kUnbounded];
       break;
     }
-    const double u = Uniform(rng);
+    const double u = rng.Uniform();
     size_t k = 0;
     while (k + 1 < s.cumulative.size() && u >= s.cumulative[k]) ++k;
     int task = s.kind_task[k];
     if (task < 0) {
-      const double v = Uniform(rng);
+      const double v = rng.Uniform();
       task = 0;
       while (task + 1 < static_cast<int>(s.task_cumulative.size()) && v >= s.task_cumulative[task])
         ++task;
     }
     const int64_t replicas = job.tasks[task].replicas;
-    const int64_t index =
-        std::min(static_cast<int64_t>(Uniform(rng) * static_cast<double>(replicas)), replicas - 1);
+    const int64_t index = rng.Below(replicas);
     const VolcanoPodPhase phase = state.pods[task][index].phase;
     if (phase != VolcanoPodPhase::kRunning && phase != VolcanoPodPhase::kPending) {
       ++b->absorbed;  // That pod was left Failed earlier: nothing more to lose.
@@ -169,17 +151,14 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, int64_t run, Bloc
 
 bool ParseVolcanoFaultMix(std::string_view text, std::vector<VolcanoFaultKind>* faults,
                           std::string* error) {
-  std::vector<FaultKind> parsed;
-  if (!ParseFaultMix(text, &parsed, error)) {
-    *error = VolcanoWords(*error);
-    return false;
-  }
+  std::vector<FaultMixItem> parsed;
+  if (!ParseFaultMixItems(text, kVolcanoFaultMixWords, &parsed, error)) return false;
   std::vector<VolcanoFaultKind> out;
-  for (const FaultKind& f : parsed) {
+  for (const FaultMixItem& f : parsed) {
     VolcanoFaultKind k;
-    k.event = f.reason;
+    k.event = f.key;
     k.weight = f.weight;
-    k.task = f.rjob_name;
+    k.task = f.target;
     if (k.event != "PodEvicted" && k.event != "PodFailed") {
       *error = "fault mix: '" + k.event + "': a node failure surfaces as PodEvicted or " +
                "PodFailed[:EXITCODE] for a Volcano Job" +
@@ -188,11 +167,11 @@ bool ParseVolcanoFaultMix(std::string_view text, std::vector<VolcanoFaultKind>* 
                     : "");
       return false;
     }
-    if (!f.message.empty()) {
-      const char* end = f.message.data() + f.message.size();
-      auto [p, ec] = std::from_chars(f.message.data(), end, k.exit_code);
+    if (!f.detail.empty()) {
+      const char* end = f.detail.data() + f.detail.size();
+      auto [p, ec] = std::from_chars(f.detail.data(), end, k.exit_code);
       if (ec != std::errc() || p != end || k.event != "PodFailed") {
-        *error = "fault mix: '" + k.event + ":" + f.message +
+        *error = "fault mix: '" + k.event + ":" + f.detail +
                  "': only PodFailed takes an exit code, an integer";
         return false;
       }
@@ -237,7 +216,9 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
 }
 
 VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
-                                             const VolcanoFailureModel& model, int threads) {
+                                             const VolcanoFailureModel& model, int threads,
+                                             const std::atomic<bool>* cancel,
+                                             SimProgress progress) {
   VolcanoMonteCarloResult r;
   r.error = ValidateVolcanoModel(job, model);
   if (!r.error.empty()) return r;
@@ -263,22 +244,19 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
     acc += static_cast<double>(std::max<int64_t>(t.replicas, 0)) / static_cast<double>(pods);
     s.task_cumulative.push_back(acc);
   }
-  const int64_t n_blocks = (model.runs + kBlockRuns - 1) / kBlockRuns;
-  std::vector<Block> blocks(static_cast<size_t>(n_blocks));
-  std::atomic<int64_t> next{0};
-  auto work = [&] {
-    for (int64_t i; (i = next.fetch_add(1)) < n_blocks;) {
-      for (int64_t run = i * kBlockRuns; run < std::min(model.runs, (i + 1) * kBlockRuns); ++run)
-        SimulateRun(s, model, run, &blocks[i]);
-    }
-  };
-  int n =
-      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  n = static_cast<int>(std::min<int64_t>(n, n_blocks));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  const SimOptions options = {.runs = model.runs,
+                              .seed = model.seed,
+                              .threads = threads,
+                              .cancel = cancel,
+                              .progress = std::move(progress)};
+  SimChunks<Block> sim = RunSimulation<Block>(options, [&s, &model] {
+    return [&s, &model](Rng& rng, Block* b) {
+      SimulateRun(s, model, rng, b);
+      return RunStatus::kDone;
+    };
+  });
+  const std::vector<Block>& blocks = sim.chunks;
+  r.cancelled = sim.cancelled;
 
   Block all;
   for (const Block& b : blocks) {
@@ -296,8 +274,9 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
     r.error = "internal error: " + std::to_string(all.errors) + " run(s) met an impossible event";
     return r;
   }
-  const double runs = static_cast<double>(model.runs);
-  r.runs = model.runs;
+  r.runs = sim.runs_done;
+  r.runs_requested = model.runs;
+  const double runs = static_cast<double>(std::max<int64_t>(1, r.runs));
   r.completed = all.ends[kCompleted];
   r.failed_retries = all.ends[kFailedRetries];
   r.failed_at_end = all.ends[kFailedAtEnd];
@@ -308,7 +287,7 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
   r.mean_retries = static_cast<double>(all.retries) / runs;
   r.mean_failures = static_cast<double>(all.failures) / runs;
   r.mean_absorbed = static_cast<double>(all.absorbed) / runs;
-  const int64_t bounded = model.runs - r.unbounded;
+  const int64_t bounded = r.runs - r.unbounded;
   r.mean_wasted_node_hours = bounded ? all.waste_node_s / 3600 / static_cast<double>(bounded) : 0;
   std::vector<std::string_view> names = VolcanoPolicyActions();
   names.push_back("SyncJob");

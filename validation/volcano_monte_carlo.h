@@ -1,7 +1,8 @@
 // Monte Carlo simulation of a Volcano Job's lifecycle policies under a node failure model
 // (`simulate --monte-carlo` on a Volcano Job): what the policies cost.
 //
-// The model (VolcanoFailureModel), the Volcano counterpart of monte_carlo.h's:
+// The model (VolcanoFailureModel), the Volcano counterpart of monte_carlo.h's (the driver,
+// generator and summaries are every kind's: validation/sim/):
 //   - The job spans N nodes (default: one per pod, Σ task replicas). Node failures arrive as a
 //     Poisson process of rate N/MTTF during productive time only (downtime does not advance
 //     the failure clock).
@@ -22,16 +23,18 @@
 //     the workload's business): Completed, or Failed when pods left Failed keep it short.
 //   - Wasted node time: N × downtime and lost progress for a completed run, N × wall time for
 //     any other end.
-// Runs are independent: run i draws from a generator seeded from (seed, i), and blocks of runs
+// Runs are independent: run i draws from a generator seeded from (seed, i), and chunks of runs
 // are merged in order, so a seed gives the same result whatever the thread count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "validation/monte_carlo.h"
+#include "validation/sim/driver.h"
+#include "validation/sim/summary.h"
 #include "validation/volcano_lifecycle.h"
 
 namespace jobset {
@@ -69,7 +72,10 @@ std::vector<VolcanoFaultKind> DefaultVolcanoFaultMix();
 /// The outcome of RunVolcanoMonteCarlo. Means are per run over `runs`.
 struct VolcanoMonteCarloResult {
   std::string error;  ///< Invalid model or job: nothing ran.
-  int64_t runs = 0, nodes = 0;
+  int64_t runs = 0;   ///< Runs done (fewer than requested when cancelled).
+  int64_t runs_requested = 0;
+  bool cancelled = false;  ///< Stopped by the cancel flag: runs < runs_requested.
+  int64_t nodes = 0;
   int64_t completed = 0;        ///< The work was done and the job ended Completed.
   int64_t failed_retries = 0;   ///< Failed: a restart found maxRetry spent.
   int64_t failed_at_end = 0;    ///< The work was done but the job ended Failed (pods left Failed).
@@ -90,8 +96,12 @@ struct VolcanoMonteCarloResult {
 /// "" when valid.
 std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureModel& model);
 
-/// Runs model.runs simulated runs on `threads` threads (<= 0: the hardware's).
+/// Runs model.runs simulated runs on `threads` threads (<= 0: the hardware's), with the
+/// driver's cancellation and progress (validation/sim/driver.h). The result does not depend on
+/// `threads`.
 VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
-                                             const VolcanoFailureModel& model, int threads);
+                                             const VolcanoFailureModel& model, int threads,
+                                             const std::atomic<bool>* cancel = nullptr,
+                                             SimProgress progress = nullptr);
 
 }  // namespace jobset

@@ -92,13 +92,41 @@ TEST_CASE("volcano monte carlo: maxRetry bounds restarts; no policy leaves pods 
   CHECK(left.failed_at_end > m.runs / 2);
   CHECK(left.completed + left.failed_at_end == m.runs);
   CHECK(left.mean_absorbed > 0);  // later failures hit pods already Failed
+}
 
-  // The same seed gives the same result whatever the thread count.
-  VolcanoMonteCarloResult a = RunVolcanoMonteCarlo(restart, Model(24, 72), 1);
-  VolcanoMonteCarloResult b = RunVolcanoMonteCarlo(restart, Model(24, 72), 4);
-  CHECK(a.completed == b.completed);
-  CHECK(a.mean_retries == b.mean_retries);
-  CHECK(a.time_to_finish.p50 == b.time_to_finish.p50);
+TEST_CASE("volcano monte carlo: same seed, same result on 1, 2 and 4 threads") {
+  VolcanoJob job =
+      Job("  maxRetry: 4\n  policies:\n  - {event: PodEvicted, action: RestartJob}\n"
+          "  - {exitCode: 1, action: RestartTask}\n");
+  VolcanoFailureModel m = Model(24, 72);
+  m.checkpoint_interval_s = 3600;
+  m.faults = {{"PodEvicted", false, 0, 0.7, ""},
+              {"PodFailed", true, 1, 0.2, "worker"},
+              {"PodFailed", true, 137, 0.1, ""}};
+  m.runs = 3000;  // 12 chunks, the last one partial.
+  m.seed = 5;
+  const VolcanoMonteCarloResult one = RunVolcanoMonteCarlo(job, m, 1);
+  REQUIRE(one.error.empty());
+  CHECK(one.runs == 3000);
+  CHECK(one.completed > 0);
+  CHECK(one.failed_retries > 0);
+  for (int threads : {2, 4}) {
+    CAPTURE(threads);
+    const VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, m, threads);
+    CHECK(Ends(r) == Ends(one));
+    CHECK(r.completed == one.completed);
+    CHECK(r.failed_retries == one.failed_retries);
+    CHECK(r.failed_at_end == one.failed_at_end);
+    CHECK(r.mean_retries == one.mean_retries);
+    CHECK(r.mean_failures == one.mean_failures);
+    CHECK(r.mean_absorbed == one.mean_absorbed);
+    CHECK(r.mean_wasted_node_hours == one.mean_wasted_node_hours);
+    CHECK(r.actions == one.actions);
+    CHECK(r.time_to_finish.samples == one.time_to_finish.samples);
+    CHECK(r.time_to_finish.mean == one.time_to_finish.mean);
+  }
+  m.seed = 6;
+  CHECK(RunVolcanoMonteCarlo(job, m, 2).time_to_finish.samples != one.time_to_finish.samples);
 }
 
 TEST_CASE("volcano monte carlo: invalid models are errors, nothing runs") {
