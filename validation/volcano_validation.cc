@@ -50,7 +50,8 @@ void Error(const Node& object, std::vector<Finding>* out, std::string_view rule,
   out->push_back(std::move(f));
 }
 
-// --- Policies (§2) ------------------------------------------------------------------------------
+// --- Policies
+// (validatePolicies)--------------------------------------------------------------------------
 
 // The events of one policy: `events` then `event`, duplicates removed; with where each is.
 std::vector<std::pair<std::string, std::string>> PolicyEvents(const Node& policy,

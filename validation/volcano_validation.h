@@ -1,5 +1,6 @@
 // Volcano batch.volcano.sh/v1alpha1 Job admission: the upstream validating webhook's CREATE and
-// UPDATE rules (volcano-job §2-§4), with upstream's message fragments.
+// UPDATE rules (volcano-sh/volcano@ed72c7c8,
+// pkg/webhooks/admission/jobs/validate/admit_job.go), with upstream's message fragments.
 #pragma once
 
 #include <string>
@@ -11,9 +12,9 @@
 
 namespace jobset {
 
-/// The events a policy may name (volcano-job §1.1), in the order our messages list them.
+/// The events a policy may name (bus/v1alpha1/events.go), in the order our messages list them.
 const std::vector<std::string>& VolcanoPolicyEvents();
-/// The actions a policy may take (volcano-job §1.2), in the order our messages list them.
+/// The actions a policy may take (bus/v1alpha1/actions.go), in the order our messages list them.
 const std::vector<std::string>& VolcanoPolicyActions();
 /// The job plugins the webhook knows (C14).
 const std::vector<std::string>& VolcanoPlugins();
