@@ -55,7 +55,7 @@ bool IsIndividualRestart(PolicyAction action);
 
 /// One rule of spec.failurePolicy.rules, prepared for matching.
 struct PreparedRule {
-  std::string name;              ///< As written; failurePolicyRule<i> when empty (webhook D8).
+  std::string name;              ///< As written; failurePolicyRule<i> when empty.
   std::string condition_reason;  ///< "FailurePolicy_<name>", the RestartingJobSet reason.
   PolicyAction action = PolicyAction::kUnknown;
   std::string action_text;           ///< As written (named in the unknown-action error).

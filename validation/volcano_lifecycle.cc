@@ -146,7 +146,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
       if (FindVolcanoTask(job, t.name) >= 0) {
-        // The webhook rejects this (C5); the controller would look the name up to the first.
+        // The webhook rejects this; the controller would look the name up to the first.
         job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
                                "': the controller finds the first task of that name");
       }

@@ -16,13 +16,13 @@ namespace jobset {
 const std::vector<std::string>& VolcanoPolicyEvents();
 /// The actions a policy may take (bus/v1alpha1/actions.go), in the order our messages list them.
 const std::vector<std::string>& VolcanoPolicyActions();
-/// The job plugins the webhook knows (C14).
+/// The job plugins the webhook knows.
 const std::vector<std::string>& VolcanoPlugins();
 
 /// The validating webhook's validateJobCreate on a defaulted Job, in upstream order. Each error
 /// finding's `upstream` is the fragment upstream appends to its message (leading space and
 /// ';' included); VolcanoCreateMessage joins them. The queue checks that need the cluster
-/// (C16 exists, C17 open, C19 leaf) are not run; C18 (the root queue) is.
+/// (the queue exists, is open, is a leaf) are not run; the root-queue check is.
 void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out);
 
 /// The validating webhook's validateJobUpdate: its first error only (none when allowed).
