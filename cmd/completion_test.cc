@@ -240,7 +240,7 @@ TEST_CASE("completion: requests from __complete, __completeNoDesc and kubectl_co
   request = FindCompletionRequest(3, no_desc);
   REQUIRE(request.has_value());
   CHECK_FALSE(request->descriptions);
-  const char* kubectl[] = {"/home/u/.krew/bin/kubectl_complete-jobset", "lint", "--o"};
+  const char* kubectl[] = {"/opt/krew/bin/kubectl_complete-jobset", "lint", "--o"};
   request = FindCompletionRequest(3, kubectl);
   REQUIRE(request.has_value());
   CHECK(request->words == std::vector<std::string>{"lint", "--o"});

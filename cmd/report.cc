@@ -203,10 +203,8 @@ std::string RenderSarif(const std::vector<FileResult>& results) {
     }
   }
   json run;
-  run["tool"]["driver"] = {{"name", "kubectl-jobset"},
-                           {"version", JOBSET_VERSION},
-                           {"informationUri", "https://github.com/kubectl-jobset/kubectl-jobset"},
-                           {"rules", std::move(rules)}};
+  run["tool"]["driver"] = {
+      {"name", "kubectl-jobset"}, {"version", JOBSET_VERSION}, {"rules", std::move(rules)}};
   run["results"] = std::move(res);
   json log;
   log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -21,7 +21,8 @@ Summary Summarize(const std::vector<FileResult>& results);
 /// `color` adds ANSI colours (only on a terminal without NO_COLOR).
 std::string RenderText(const std::vector<FileResult>& results, bool color);
 
-/// The JSON object of interfaces.md: {"findings": [...], "summary": {...}}.
+/// The JSON object of the contract (docs/contract/README.md): {"findings": [...], "summary":
+/// {...}}.
 std::string RenderJson(const std::vector<FileResult>& results);
 
 /// A SARIF 2.1.0 log with one rule entry per registry rule (help text from its doc page).

@@ -5,7 +5,9 @@
 #       completions/, with no top folder
 #   OUT/kubectl-jobset-<version>-<os>-<arch>.tar.gz.sha256
 #   OUT/jobset.yaml   the krew manifest (packaging/krew/jobset.yaml) filled in for every archive
-#                     of this version in OUT; platforms without one are left out.
+#                     of this version in OUT; platforms without one are left out. Only with
+#                     HOMEPAGE set: krew requires a homepage and download URLs, and the project
+#                     has no public home of its own to default to (README: "Releases").
 # Usage: packaging/dist.sh BUILD_DIR [OUT_DIR (default dist)]
 # Environment: HOMEPAGE, RELEASE_URL (downloads: RELEASE_URL/v<version>/<archive>),
 # SOURCE_DATE_EPOCH (file times in the archive; default: the last commit's time).
@@ -13,8 +15,8 @@ set -euo pipefail
 build=${1:?usage: packaging/dist.sh BUILD_DIR [OUT_DIR]}
 out=${2:-dist}
 src=$(cd "$(dirname "$0")/.." && pwd)
-homepage=${HOMEPAGE:-https://github.com/OWNER/kubectl-jobset}
-release_url=${RELEASE_URL:-$homepage/releases/download}
+homepage=${HOMEPAGE:-}
+release_url=${RELEASE_URL:-${homepage:+$homepage/releases/download}}
 
 bin=$build/kubectl-jobset
 [ -x "$bin" ] || { echo "dist: $bin is not built" >&2; exit 1; }
@@ -65,7 +67,12 @@ echo "$sha  $name.tar.gz" > "$tarball.sha256"
 
 # The krew manifest: every platform with an archive of this version in OUT.
 manifest=$out/jobset.yaml
-{
+rm -f "$manifest"
+if [ -z "$homepage" ]; then
+  manifest=""
+  echo "note: no krew manifest: set HOMEPAGE (the project's URL; downloads from" \
+    "HOMEPAGE/releases/download unless RELEASE_URL is set)" >&2
+else {
   echo "# Rendered by packaging/dist.sh from packaging/krew/jobset.yaml for v$version."
   awk -v dir="$out" -v version="$version" '
     /^#/ && !started { next }  # The template'"'"'s own header.
@@ -86,6 +93,7 @@ manifest=$out/jobset.yaml
     sed -e "s|{{VERSION}}|$version|g" -e "s|{{HOMEPAGE}}|$homepage|g" \
         -e "s|{{RELEASE_URL}}|$release_url|g"
 } > "$manifest"
+fi
 
 # Shared libraries beyond the C and C++ runtimes must be on the target machine too.
 if command -v ldd >/dev/null 2>&1; then
@@ -96,4 +104,4 @@ if command -v ldd >/dev/null 2>&1; then
 fi
 echo "$tarball"
 echo "sha256: $sha"
-echo "krew manifest: $manifest"
+[ -z "$manifest" ] || echo "krew manifest: $manifest"

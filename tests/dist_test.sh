@@ -39,6 +39,15 @@ check "make dist runs packaging/dist.sh" \
   grep -qx "packaging/dist.sh $build $tmp/out" <(make -s -n -C "$src" dist BUILD="$build" \
     DIST="$tmp/out" 2>/dev/null | grep 'dist.sh')
 
+# Without HOMEPAGE (the project has no public home to default to): the archive, but no krew
+# manifest with a made-up URL, and a note saying what to set.
+env -u HOMEPAGE -u RELEASE_URL "$src/packaging/dist.sh" "$build" "$tmp/nohome" > "$tmp/log" 2>&1
+check "without HOMEPAGE, the archive is built" test -f "$tmp/nohome/$name.tar.gz"
+check "without HOMEPAGE, no krew manifest" test ! -e "$tmp/nohome/jobset.yaml"
+check "without HOMEPAGE, a note says to set it" grep -q "no krew manifest: set HOMEPAGE" "$tmp/log"
+
+# A homepage for the test only (example.com is reserved for examples).
+export HOMEPAGE=https://example.com/kubectl-jobset
 if ! "$src/packaging/dist.sh" "$build" "$tmp/out" > "$tmp/log" 2>&1; then
   echo "FAIL: packaging/dist.sh"
   cat "$tmp/log"
@@ -95,7 +104,8 @@ check "no placeholder is left" bash -c "! grep -q '{{' '$manifest'"
 check "spec.version is v$version" grep -qx "  version: v$version" "$manifest"
 check "the platform's sha256 is the archive's" grep -qx "    sha256: $sha" "$manifest"
 check "the platform's uri names the archive" \
-  grep -q "^    uri: .*/v$version/$name.tar.gz\$" "$manifest"
+  grep -qx "    uri: $HOMEPAGE/releases/download/v$version/$name.tar.gz" "$manifest"
+check "homepage is HOMEPAGE" grep -qx "  homepage: $HOMEPAGE" "$manifest"
 check "only platforms with an archive are listed" \
   test "$(grep -c '^  - selector:' "$manifest")" = 1
 check "shortDescription is one line" grep -qE '^  shortDescription: [^|>].+$' "$manifest"

@@ -2,7 +2,7 @@
 # End-to-end tests of jobset-webhook: starts the real server with fresh certificates on free
 # loopback ports and talks to it over TLS. Skips (exit 77) when a needed tool is missing.
 #
-# Usage: tests/webhook_test.sh JOBSET_WEBHOOK TESTTOOL KUBECTL_JOBSET SOURCE_DIR
+# Usage: tests/webhook_test.sh JOBSET_WEBHOOK TESTTOOL KUBECTL_JOBSET SOURCE_DIR [own|corpus]
 set -eu
 for tool in openssl python3; do
   if ! command -v "$tool" >/dev/null 2>&1; then

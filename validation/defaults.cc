@@ -77,7 +77,7 @@ void ApplyCrdDefaults(Node* object, std::vector<PatchOp>* patch) {
 void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
   Node* spec = Spec(object);
   if (!spec) return;
-  // D1, D2.
+  // successPolicy {operator: All}, startupPolicy {startupPolicyOrder: AnyOrder}.
   if (Node* sp = spec->Find("successPolicy"); !sp || sp->is_null()) {
     Node v = Node::Map();
     v.Set("operator", Node::String("All"));
@@ -88,7 +88,7 @@ void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
     v.Set("startupPolicyOrder", Node::String("AnyOrder"));
     DefaultField(spec, "startupPolicy", "/spec/startupPolicy", v, patch);
   }
-  // D3, D4, per replicated job.
+  // completionMode Indexed and restartPolicy OnFailure, per replicated job.
   if (Node* rjs = spec->Find("replicatedJobs"); rjs && rjs->is_seq()) {
     for (size_t i = 0; i < rjs->items.size(); ++i) {
       Node& rj = rjs->items[i];
@@ -112,14 +112,14 @@ void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
       }
     }
   }
-  // D5-D7.
+  // network, then its enableDNSHostnames and publishNotReadyAddresses.
   if (Node* net = EnsureMap(spec, "network", "/spec/network", patch)) {
     DefaultField(net, "enableDNSHostnames", "/spec/network/enableDNSHostnames", Node::Bool(true),
                  patch);
     DefaultField(net, "publishNotReadyAddresses", "/spec/network/publishNotReadyAddresses",
                  Node::Bool(true), patch);
   }
-  // D8: rule names, only when a failure policy exists.
+  // Rule names, only when a failure policy exists.
   if (Node* fp = spec->Find("failurePolicy"); fp && fp->is_map()) {
     if (Node* rules = fp->Find("rules"); rules && rules->is_seq()) {
       for (size_t i = 0; i < rules->items.size(); ++i) {
@@ -134,7 +134,7 @@ void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
       }
     }
   }
-  // D9.
+  // retentionPolicy {whenDeleted: Delete}.
   if (Node* vcps = spec->Find("volumeClaimPolicies"); vcps && vcps->is_seq()) {
     for (size_t i = 0; i < vcps->items.size(); ++i) {
       Node& vcp = vcps->items[i];

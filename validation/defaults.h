@@ -17,12 +17,14 @@ struct PatchOp {
   std::string op = "add";  ///< "add" or "replace".
 };
 
-/// The CRD structural defaults kube-apiserver applies on every decode (admission §3.2):
+/// The CRD structural defaults kube-apiserver applies on every decode (the CRD of
+/// kubernetes-sigs/jobset@08dfbdfd, config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml):
 /// replicatedJobs[].groupName "default" and replicas 1, failurePolicy.restartStrategy Recreate,
 /// volumeClaimPolicies[].retentionPolicy.whenDeleted Delete. Appends what it did to `patch`.
 void ApplyCrdDefaults(Node* object, std::vector<PatchOp>* patch);
 
-/// The upstream mutating webhook's defaults, in its order (admission §3.1, D1-D9), CREATE only.
+/// The upstream mutating webhook's defaults, in its order (kubernetes-sigs/jobset@08dfbdfd
+/// pkg/webhooks/jobset_webhook.go, Default), CREATE only.
 void ApplyWebhookDefaults(Node* object, std::vector<PatchOp>* patch);
 
 /// Escapes one JSON Pointer segment ("~" -> "~0", "/" -> "~1").

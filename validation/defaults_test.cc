@@ -1,5 +1,6 @@
-// Tests of defaulting: the CRD structural defaults (admission §3.2) and the upstream mutating
-// webhook's defaults D1-D9 (admission §3.1), with the JSON patch each records.
+// Tests of defaulting: the CRD structural defaults (the CRD of kubernetes-sigs/jobset@08dfbdfd) and
+// the upstream mutating webhook's defaults (pkg/webhooks/jobset_webhook.go, Default), with the JSON
+// patch each records.
 #include "validation/defaults.h"
 
 #include <doctest/doctest.h>
@@ -95,7 +96,7 @@ spec:
             containers: [{name: main, image: busybox}]
 )";
 
-// --- CRD defaults (§3.2) -------------------------------------------------------------------
+// --- CRD defaults -------------------------------------------------------------------------
 
 TEST_CASE("defaults: CRD sets groupName default and replicas 1 on every replicated job") {
   Defaulted d = Crd(R"(apiVersion: jobset.x-k8s.io/v1alpha2
@@ -200,7 +201,7 @@ TEST_CASE("defaults: CRD defaults do nothing without a spec") {
   CHECK(FindPath(d.object, "spec") == nullptr);
 }
 
-// --- Webhook defaults (§3.1) ---------------------------------------------------------------
+// --- Webhook defaults (Default) ------------------------------------------------------------
 
 TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
   Defaulted d = Webhook(kMinimal);
@@ -230,7 +231,7 @@ TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
         "/spec/network\n"
         "/spec/network/enableDNSHostnames\n"
         "/spec/network/publishNotReadyAddresses\n");
-  // The webhook does not create what §3.1 says it leaves alone.
+  // The webhook does not create what upstream's Default leaves alone.
   for (const char* absent :
        {"spec.failurePolicy", "spec.managedBy", "spec.suspend", "spec.coordinator",
         "spec.ttlSecondsAfterFinished", "spec.network.subdomain", "spec.replicatedJobs[0].replicas",

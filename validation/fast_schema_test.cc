@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus.h"
 #include "validation/defaults.h"
 #include "validation/jobset_types.h"
 #include "validation/json_node.h"
@@ -60,50 +61,59 @@ bool IsJobSetCrd(const Node& object) {
          meta->StringOr("name") == "jobsets.jobset.x-k8s.io";
 }
 
-/// Every parsed document of every YAML (and JSON) file under the shared corpus, examples/ and
-/// tests/, each JobSet and Volcano Job also as the API server validates it (after defaulting).
-/// Loaded once.
-const std::vector<Sample>& Samples() {
-  static const std::vector<Sample> samples = [] {
-    std::vector<Sample> out;
-    for (const char* root :
-         {JOBSET_SHARED_DIR "/corpus", JOBSET_SOURCE_DIR "/examples", JOBSET_SOURCE_DIR "/tests"}) {
-      std::vector<fs::path> files;
-      for (const auto& e : fs::recursive_directory_iterator(root)) {
-        const std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
-          files.push_back(e.path());
-        }
-      }
-      std::sort(files.begin(), files.end());
-      for (const fs::path& path : files) {
-        SourceFile f = ParseSource(path.string(), ReadFile(path));
-        for (const Document& doc : f.documents) {
-          if (!doc.parsed) continue;
-          Sample s;
-          s.where = path.string() + "#" + std::to_string(doc.index);
-          s.object = doc.root;
-          s.jobset = IsJobSet(doc.root);
-          s.volcano = IsVolcanoJob(doc.root);
-          if (s.jobset || s.volcano) {
-            Sample defaulted = s;
-            defaulted.where += " (defaulted)";
-            std::vector<PatchOp> patch;
-            if (s.jobset) {
-              ApplyCrdDefaults(&defaulted.object, &patch);
-              ApplyWebhookDefaults(&defaulted.object, &patch);
-            } else {
-              ApplyVolcanoCrdDefaults(&defaulted.object, &patch);
-              ApplyVolcanoWebhookDefaults(&defaulted.object, kVolcanoDefaultScheduler, &patch);
-            }
-            out.push_back(std::move(defaulted));
-          }
-          out.push_back(std::move(s));
-        }
+/// Every parsed document of every YAML (and JSON) file under `roots`, each JobSet and Volcano
+/// Job also as the API server validates it (after defaulting).
+std::vector<Sample> LoadSamples(const std::vector<std::string>& roots) {
+  std::vector<Sample> out;
+  for (const std::string& root : roots) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      const std::string ext = e.path().extension().string();
+      if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
+        files.push_back(e.path());
       }
     }
-    return out;
-  }();
+    std::sort(files.begin(), files.end());
+    for (const fs::path& path : files) {
+      SourceFile f = ParseSource(path.string(), ReadFile(path));
+      for (const Document& doc : f.documents) {
+        if (!doc.parsed) continue;
+        Sample s;
+        s.where = path.string() + "#" + std::to_string(doc.index);
+        s.object = doc.root;
+        s.jobset = IsJobSet(doc.root);
+        s.volcano = IsVolcanoJob(doc.root);
+        if (s.jobset || s.volcano) {
+          Sample defaulted = s;
+          defaulted.where += " (defaulted)";
+          std::vector<PatchOp> patch;
+          if (s.jobset) {
+            ApplyCrdDefaults(&defaulted.object, &patch);
+            ApplyWebhookDefaults(&defaulted.object, &patch);
+          } else {
+            ApplyVolcanoCrdDefaults(&defaulted.object, &patch);
+            ApplyVolcanoWebhookDefaults(&defaulted.object, kVolcanoDefaultScheduler, &patch);
+          }
+          out.push_back(std::move(defaulted));
+        }
+        out.push_back(std::move(s));
+      }
+    }
+  }
+  return out;
+}
+
+/// The samples of examples/ and tests/, loaded once.
+const std::vector<Sample>& OwnSamples() {
+  static const std::vector<Sample> samples =
+      LoadSamples({JOBSET_SOURCE_DIR "/examples", JOBSET_SOURCE_DIR "/tests"});
+  return samples;
+}
+
+/// The samples of the upstream corpus (tests/corpus.h), loaded once; none without it.
+const std::vector<Sample>& CorpusSamples() {
+  static const std::vector<Sample> samples =
+      CorpusDir().empty() ? std::vector<Sample>{} : LoadSamples({CorpusDir()});
   return samples;
 }
 
@@ -111,7 +121,7 @@ const std::vector<Sample>& Samples() {
 std::shared_ptr<const CompiledSchema> CorpusCrdSchema() {
   static const std::shared_ptr<const CompiledSchema> schema = [] {
     std::shared_ptr<const CompiledSchema> compiled;
-    for (const Sample& s : Samples()) {
+    for (const Sample& s : CorpusSamples()) {
       if (!IsJobSetCrd(s.object)) continue;
       std::string error;
       compiled = CompileCrdSchema(s.object, "", &error);
@@ -130,10 +140,10 @@ NamedSchema VolcanoSchema() { return {"builtin Volcano", BuiltinVolcanoJobSchema
 NamedSchema CrdSchema() { return {"JobSet CRD", CorpusCrdSchema()}; }
 
 /// The schemas `s` is compared under: both built-in ones for every object (one of another kind is
-/// mostly invalid, in many different ways), and the corpus CRD's for JobSets.
-std::vector<NamedSchema> SchemasFor(const Sample& s) {
+/// mostly invalid, in many different ways), and with `with_crd` the corpus CRD's for JobSets.
+std::vector<NamedSchema> SchemasFor(const Sample& s, bool with_crd) {
   std::vector<NamedSchema> out = {JobSetSchema(), VolcanoSchema()};
-  if (s.jobset && CorpusCrdSchema()) out.push_back(CrdSchema());
+  if (with_crd && s.jobset) out.push_back(CrdSchema());
   return out;
 }
 
@@ -361,13 +371,15 @@ TEST_CASE("fast schema: anyOf, oneOf and not are left to valijson") {
 
 // ---- The corpus, the examples and the fixtures --------------------------------------------------
 
-TEST_CASE("fast schema: agrees with valijson on every document of the corpus and examples") {
-  REQUIRE(Samples().size() > 50);
-  const bool have_crd = CorpusCrdSchema() != nullptr;
-  MESSAGE("JobSet CRD in the corpus: " << std::string(have_crd ? "yes" : "no"));
+/// The fast check agrees with valijson on every one of `samples`, under the built-in schemas
+/// and, `with_crd`, under the corpus CRD's.
+void AgreeOnEverySample(const std::vector<Sample>& samples, bool with_crd) {
+  REQUIRE(samples.size() > 50);
+  const bool have_crd = with_crd && CorpusCrdSchema() != nullptr;
+  if (with_crd) REQUIRE(have_crd);
   Tally builtin, crd;
-  for (const Sample& s : Samples()) {
-    for (const NamedSchema& schema : SchemasFor(s)) {
+  for (const Sample& s : samples) {
+    for (const NamedSchema& schema : SchemasFor(s, have_crd)) {
       Compare(schema, s.object, s.where, schema.name == "JobSet CRD" ? &crd : &builtin);
     }
   }
@@ -386,10 +398,19 @@ TEST_CASE("fast schema: agrees with valijson on every document of the corpus and
   }
 }
 
+TEST_CASE("fast schema: agrees with valijson on every document of examples/ and tests/") {
+  AgreeOnEverySample(OwnSamples(), false);
+}
+
+TEST_CASE("fast schema: agrees with valijson on every document of the corpus, CRD included" *
+          doctest::test_suite("corpus")) {
+  if (!CorpusOrSkip().empty()) AgreeOnEverySample(CorpusSamples(), true);
+}
+
 TEST_CASE("fast schema: valid on every valid JobSet and Volcano Job of examples/") {
   // The fast path is really taken: a fast check that always said "unsure" fails here.
   size_t valid = 0;
-  for (const Sample& s : Samples()) {
+  for (const Sample& s : OwnSamples()) {
     if (s.where.rfind(JOBSET_SOURCE_DIR "/examples/", 0) != 0 || (!s.jobset && !s.volcano)) {
       continue;
     }
@@ -602,9 +623,11 @@ class Mutator {
   std::mt19937_64 rng_;
 };
 
-TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects") {
+/// 10,000 random damages of the JobSets and Volcano Jobs of `samples`: the fast check agrees
+/// with valijson under their built-in schema and, `with_crd`, under the corpus CRD's.
+void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   std::vector<const Sample*> bases;
-  for (const Sample& s : Samples()) {
+  for (const Sample& s : samples) {
     if (s.jobset || s.volcano) bases.push_back(&s);
   }
   REQUIRE(bases.size() > 20);
@@ -620,7 +643,7 @@ TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects") {
     FastVerdict v = Compare(own, variant, where, &builtin);
     fast_valid += v == FastVerdict::kValid;
     fast_invalid += v == FastVerdict::kInvalid;
-    if (base.jobset && CorpusCrdSchema()) Compare(CrdSchema(), variant, where, &crd);
+    if (with_crd && base.jobset) Compare(CrdSchema(), variant, where, &crd);
   }
   MESSAGE("builtin schemas: " << builtin.decisive << " of " << builtin.checked
                               << " decisive (valid " << fast_valid << ", invalid " << fast_invalid
@@ -634,7 +657,18 @@ TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects") {
   // Both verdicts occur often enough for the comparison to mean something.
   CHECK(fast_valid * 10 >= builtin.checked);
   CHECK(fast_invalid * 10 >= builtin.checked);
-  if (CorpusCrdSchema()) CHECK(crd.decisive * 10 >= crd.checked * 9);
+  if (with_crd) CHECK(crd.decisive * 10 >= crd.checked * 9);
+}
+
+TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects of our own") {
+  AgreeOnDamaged(OwnSamples(), false);
+}
+
+TEST_CASE("fast schema: agrees with valijson on thousands of damaged corpus objects, CRD included" *
+          doctest::test_suite("corpus")) {
+  if (CorpusOrSkip().empty()) return;
+  REQUIRE(CorpusCrdSchema());
+  AgreeOnDamaged(CorpusSamples(), true);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus.h"
+
 namespace jobset {
 namespace {
 
@@ -184,10 +186,12 @@ TEST_CASE("fast yaml: everything else is left to yaml-cpp") {
   CHECK(Compare(deep) == Verdict::kFallback);
 }
 
-TEST_CASE("fast yaml: the corpus, the examples and the fixtures, compared with yaml-cpp") {
+namespace {
+
+/// Every YAML document under `roots`, parsed by the fast path and by yaml-cpp: the same trees,
+/// or a fallback; and the fast path takes most of them.
+void CompareFiles(std::vector<std::string> roots) {
   namespace fs = std::filesystem;
-  std::vector<std::string> roots = {JOBSET_SHARED_DIR "/corpus", JOBSET_SOURCE_DIR "/examples",
-                                    JOBSET_SOURCE_DIR "/tests/fixtures"};
   // FAST_YAML_DIR=dir adds a directory (e.g. the lint benchmark's generated files).
   if (const char* extra = std::getenv("FAST_YAML_DIR")) roots.push_back(extra);
   size_t chunks = 0, same = 0;
@@ -211,13 +215,13 @@ TEST_CASE("fast yaml: the corpus, the examples and the fixtures, compared with y
   CHECK(same * 10 >= chunks * 7);
 }
 
-TEST_CASE("fast yaml: randomly damaged manifests still agree with yaml-cpp, or fall back") {
+/// 20,000 random damages of the first document of each manifest under `roots`.
+void CompareDamaged(const std::vector<std::string>& roots) {
   // Mutations around YAML's indicators reach the corners of the subset (empty values at the end
   // of the text, ':' inside scalars, broken quotes and flows). A fixed seed keeps it repeatable.
   namespace fs = std::filesystem;
   std::vector<std::string> seeds;
-  for (const char* root :
-       {JOBSET_SHARED_DIR "/corpus/jobset/examples", JOBSET_SOURCE_DIR "/examples"}) {
+  for (const std::string& root : roots) {
     for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || e.path().extension() != ".yaml") continue;
       std::ifstream in(e.path(), std::ios::binary);
@@ -255,6 +259,28 @@ TEST_CASE("fast yaml: randomly damaged manifests still agree with yaml-cpp, or f
   }
   MESSAGE("fast path took " << accepted << " of 20000 damaged documents");
   CHECK(accepted > 2000);
+}
+
+}  // namespace
+
+TEST_CASE("fast yaml: the examples and the fixtures, compared with yaml-cpp") {
+  CompareFiles({JOBSET_SOURCE_DIR "/examples", JOBSET_SOURCE_DIR "/tests/fixtures"});
+}
+
+TEST_CASE("fast yaml: the upstream corpus, compared with yaml-cpp" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (!corpus.empty()) CompareFiles({corpus});
+}
+
+TEST_CASE("fast yaml: randomly damaged examples still agree with yaml-cpp, or fall back") {
+  CompareDamaged({JOBSET_SOURCE_DIR "/examples"});
+}
+
+TEST_CASE("fast yaml: randomly damaged corpus manifests still agree with yaml-cpp, or fall back" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (!corpus.empty()) CompareDamaged({corpus + "/jobset/examples", JOBSET_SOURCE_DIR "/examples"});
 }
 
 }  // namespace jobset

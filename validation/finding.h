@@ -9,7 +9,7 @@
 
 namespace jobset {
 
-/// How bad a finding is; see interfaces.md for the contract behind each level.
+/// How bad a finding is; see docs/contract/README.md for the contract behind each level.
 enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
 
 /// "error", "warning" or "info".

@@ -1,6 +1,6 @@
 // Linting a FrameworkController Framework: what kube-apiserver rejects through the Framework
 // CRD's OpenAPI schema (there is no admission webhook), and the traps it accepts
-// (frameworkcontroller.md §1-§5).
+// (microsoft/frameworkcontroller@d6e70787, pkg/apis/frameworkcontroller/v1/types.go and funcs.go).
 #pragma once
 
 #include <vector>

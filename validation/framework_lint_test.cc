@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/corpus.h"
 #include "validation/framework_types.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
@@ -391,11 +392,12 @@ namespace jobset {
 
 // Upstream's own examples are what FrameworkController recommends: no warning there (the fancy
 // retry policy of 11 of them is info; service.yaml and servicestateful.yaml are services).
-TEST_CASE("framework lint: upstream's examples draw no warning") {
+TEST_CASE("framework lint: upstream's examples draw no warning" * doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (corpus.empty()) return;
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/frameworkcontroller/examples"}, true, &files,
-                      &error));
+  REQUIRE(ExpandPaths({corpus + "/frameworkcontroller/examples"}, true, &files, &error));
   REQUIRE(files.size() >= 13);
   int objects = 0, infos = 0;
   for (const std::string& path : files) {

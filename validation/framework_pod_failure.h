@@ -1,6 +1,7 @@
-// FrameworkController's pod failure matching (frameworkcontroller.md §3.3): which completion
-// code a failed pod gets, from the predefined codes (200, 201, 210) and then the default
-// podFailureSpec of example/config/default/frameworkcontroller.yaml, first match wins.
+// FrameworkController's pod failure matching (microsoft/frameworkcontroller@d6e70787,
+// pkg/apis/frameworkcontroller/v1/completion.go, PodFailureSpec matching): which completion code a
+// failed pod gets, from the predefined codes (200, 201, 210) and then the default podFailureSpec of
+// example/config/default/frameworkcontroller.yaml, first match wins.
 #pragma once
 
 #include <cstdint>

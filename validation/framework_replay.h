@@ -1,6 +1,7 @@
 // Replaying task completions through FrameworkController's algorithms: the task retry policy,
 // the FrameworkAttempt completion policy and the framework retry policy
-// (frameworkcontroller.md §4-§5), and the steps `simulate` takes for a Framework.
+// (microsoft/frameworkcontroller@d6e70787, funcs.go: RetryPolicySpec.ShouldRetry and the completion
+// policies), and the steps `simulate` takes for a Framework.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,7 @@ struct AttemptVerdict {
       false;  ///< Conditions 1 and 2 (a role's min count), not "all completed".
 };
 
-/// §5: whether the FrameworkAttempt completes now that task `index` of role `role` (in `tasks`,
+/// Whether the FrameworkAttempt completes now that task `index` of role `role` (in `tasks`,
 /// one vector per role) reached TaskCompleted.
 AttemptVerdict CheckCompletionPolicy(const Framework& fw,
                                      const std::vector<std::vector<SimTask>>& tasks, size_t role,

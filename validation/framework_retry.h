@@ -1,5 +1,6 @@
 // FrameworkController's completion codes and its retry decision (RetryPolicySpec.ShouldRetry),
-// as in pkg/apis/frameworkcontroller/v1/{completion.go,funcs.go} (frameworkcontroller.md §3-§4).
+// as in pkg/apis/frameworkcontroller/v1/{completion.go,funcs.go} (at
+// microsoft/frameworkcontroller@d6e70787).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // JobSet UPDATE admission: the CRD's CEL transition rules (`self == oldSelf`, jobset-admission.md
-// §8) and the upstream validating webhook's ValidateUpdate (§9), over the stored object and the
-// new one.
+// x-kubernetes-validations of api/jobset/v1alpha2/jobset_types.go) and the upstream validating
+// webhook's ValidateUpdate (kubernetes-sigs/jobset@08dfbdfd pkg/webhooks/jobset_webhook.go), over
+// the stored object and the new one.
 #pragma once
 
 #include <vector>
@@ -22,7 +23,7 @@ namespace jobset {
 /// Both objects should carry the CRD defaults.
 std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node& new_object);
 
-/// The upstream webhook's ValidateUpdate (§9 steps 1-5): replicatedJobs are immutable except
+/// The upstream webhook's ValidateUpdate (its five steps): replicatedJobs are immutable except
 /// for the pod template's labels, annotations, nodeSelector, tolerations and schedulingGates
 /// while the old or the new JobSet is suspended, and (gate ElasticJobSet) parallelism and
 /// completions of Indexed jobs of a JobSet that is not Completed or Failed, with their own

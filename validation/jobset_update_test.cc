@@ -1,4 +1,5 @@
-// Tests of JobSet UPDATE admission (jobset-admission.md §8 transition rules, §9 ValidateUpdate):
+// Tests of JobSet UPDATE admission (the CRD's CEL transition rules and
+// ValidateUpdate of kubernetes-sigs/jobset@08dfbdfd pkg/webhooks/jobset_webhook.go):
 // every step, with the exact upstream renderings.
 #include "validation/jobset_update.h"
 
@@ -191,7 +192,7 @@ TEST_CASE("update: coordinator and ttlSecondsAfterFinished have no rule at all")
   CHECK(ValidateUpdate(old_js, new_js, {}).empty());
 }
 
-// --- §8: CEL transition rules ------------------------------------------------------------------
+// --- CEL transition rules ------------------------------------------------------------------------
 
 TEST_CASE("update: each self == oldSelf field is immutable when present in both objects") {
   struct Case {
@@ -309,7 +310,7 @@ TEST_CASE("update: CEL errors stop the update before the webhook runs") {
                 "spec.successPolicy: Invalid value: \"object\": Value is immutable"});
 }
 
-// --- §9 step 4: replicatedJobs ---------------------------------------------------------------
+// --- ValidateUpdate: replicatedJobs -----------------------------------------------------------
 
 TEST_CASE("update: any change to a replicated job is rejected with the new list") {
   Knobs changed;
@@ -392,7 +393,7 @@ TEST_CASE("update: equality is semantic: defaults, nulls and empty collections")
   CHECK(Update({}, selector_gone).size() == 1);
 }
 
-// --- §9 step 3: suspended JobSets -----------------------------------------------------------
+// --- ValidateUpdate: suspended JobSets--------------------------------------------------------
 
 TEST_CASE("update: while suspended, pod template scheduling fields may change") {
   Knobs old_knobs, new_knobs;
@@ -486,7 +487,7 @@ TEST_CASE("update: the suspend mask pairs replicated jobs by name, not position"
   CHECK(got[0].find(R"({"name":"boss")") != std::string::npos);
 }
 
-// --- §9 step 2: ElasticJobSet ----------------------------------------------------------------
+// --- ValidateUpdate: ElasticJobSet ------------------------------------------------------------
 
 TEST_CASE("update: without the ElasticJobSet gate, parallelism and completions are immutable") {
   Knobs scaled;
@@ -639,7 +640,7 @@ TEST_CASE("update: parallelism or completions removed or added under ElasticJobS
   CHECK(ValidateUpdate(new_js, old_js, Elastic()).empty());
 }
 
-// --- §9 step 5: managedBy ------------------------------------------------------------------
+// --- ValidateUpdate: managedBy -----------------------------------------------------------------
 
 TEST_CASE("update: managedBy is immutable, nil-aware") {
   Knobs kueue, other;

@@ -101,7 +101,8 @@ void ValidateKeyedList(const Node* list, const std::string& path, FindingSink* s
 
 // --- Webhook rules ---------------------------------------------------------------------------
 
-// C3/C4, C8, C9, C10: DNS-1035 checks whose "too long" text upstream replaces with its own.
+// The subdomain, groupName and generated-name DNS-1035 checks, whose "too long" text upstream
+// (ValidateCreate) replaces with its own.
 void DNS1035WithOwnTooLong(std::string_view rule, const std::string& path, std::string_view value,
                            const std::string& too_long, std::string rendered_value,
                            FindingSink* sink) {
@@ -141,7 +142,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
                            const FeatureGates& gates, FindingSink* sink) {
   const ReplicatedJob& rj = js.replicated_jobs[i];
   std::string base = Index(kRJobs, i);
-  // C7.
+  // parallelism x replicas fits in an int32.
   int64_t parallelism = rj.parallelism.value_or(1);
   int64_t product = 0;
   bool overflow = __builtin_mul_overflow(parallelism, rj.replicas, &product);
@@ -151,19 +152,20 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
                 "replicatedJob '" +
                     rj.name + "'");
   }
-  // C8.
+  // groupName.
   std::string group = rj.group_name.value_or("default");
   DNS1035WithOwnTooLong("replicated-job/group-name", Child(base, "groupName"), group,
                         ".spec.replicatedJob[].groupName is too long, must be less than 63 "
                         "characters",
                         GoQuote(group), sink);
-  // C9.
+  // The longest child Job name.
   std::string job_name = N + "-" + rj.name + "-" + Str(rj.replicas - 1);
   DNS1035WithOwnTooLong("replicated-job/job-name", Child(base, "name"), job_name,
                         "JobSet name is too long, job names generated for this JobSet will "
                         "exceed 63 characters",
                         GoQuote(job_name), sink);
-  // C10: reported with the job name as the value, as upstream does.
+  // The longest pod name of an Indexed Job: reported with the job name as the value, as upstream
+  // does.
   if (rj.completion_mode.value_or("Indexed") == "Indexed" && rj.completions) {
     std::string pod_name = job_name + "-" + Str(*rj.completions - 1) + "-abcde";
     for (std::string e : DNS1035LabelErrors(pod_name)) {
@@ -175,7 +177,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
                   GoQuote(job_name), e);
     }
   }
-  // C11: a replicated job may depend on itself or on any earlier one.
+  // dependsOn: a replicated job may depend on itself or on any earlier one.
   for (size_t k = 0; k < rj.depends_on.size(); ++k) {
     const std::string& dep = rj.depends_on[k].name;
     bool found = false;
@@ -186,7 +188,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
                   "replicatedJob: " + rj.name + " cannot depend on replicatedJob: " + dep);
     }
   }
-  // C12-C14.
+  // InPlaceRestart: backoffLimit, podReplacementPolicy, completions == parallelism.
   if (gates.in_place_restart && js.failure_policy &&
       js.failure_policy->restart_strategy == "InPlaceRestart") {
     std::string spec = Child(base, "template.spec");
@@ -523,19 +525,19 @@ void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, Findin
 void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGates& gates,
                            FindingSink* sink) {
   const std::string N = NameForValidation(js);
-  // C1.
+  // The InPlaceRestart gate.
   if (!gates.in_place_restart && js.failure_policy &&
       js.failure_policy->restart_strategy == "InPlaceRestart") {
     sink->Plain("failure-policy/in-place-restart-gate", "spec.failurePolicy.restartStrategy",
                 "InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate "
                 "is disabled");
   }
-  // C2.
+  // No dependsOn on the first replicated job.
   if (!js.replicated_jobs.empty() && js.replicated_jobs[0].has_depends_on) {
     sink->Plain("depends-on/first-replicated-job", "spec.replicatedJobs[0].dependsOn",
                 "DependsOn can't be set for the first ReplicatedJob", PointAt::kKey);
   }
-  // C3, C4.
+  // network.subdomain: DNS-1123 subdomain, then DNS-1035 label.
   if (js.has_network && js.subdomain && !js.subdomain->empty()) {
     const std::string path = "spec.network.subdomain";
     for (const std::string& e : DNS1123SubdomainErrors(*js.subdomain))
@@ -544,12 +546,12 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
                           ".spec.network.subdomain is too long, must be less than 63 characters",
                           GoQuote(*js.subdomain), sink);
   }
-  // C5, C6.
+  // managedBy.
   if (js.managed_by) ValidateManagedBy(*js.managed_by, sink);
-  // C7-C14.
+  // Each replicated job, in order.
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i)
     ValidateReplicatedJob(js, i, N, gates, sink);
-  // C15.
+  // successPolicy targets.
   if (js.success_policy) {
     std::vector<std::string> names = RJobNames(js);
     const auto& targets = js.success_policy->target_replicated_jobs;
@@ -562,7 +564,7 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
       }
     }
   }
-  // C16-C18.
+  // validateFailurePolicy, validateCoordinator, validateVolumeClaimPolicies.
   if (js.failure_policy) ValidateFailurePolicy(js, gates, sink);
   if (js.coordinator) ValidateCoordinator(js, N, sink);
   if (!js.volume_claim_policies.empty()) ValidateVolumeClaimPolicies(js, N, object, sink);

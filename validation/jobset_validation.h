@@ -51,8 +51,9 @@ void ValidateApiServerRules(const Node& object, FindingSink* sink);
 /// The same, with the object already decoded (`js` is DecodeJobSet(object)).
 void ValidateApiServerRules(const JobSet& js, const Node& object, FindingSink* sink);
 
-/// The upstream validating webhook's ValidateCreate (admission §4-§7), on a defaulted object,
-/// in upstream order. Checks that need the cluster (existing PVCs, §7 P6-P8) are not run.
+/// The upstream validating webhook's ValidateCreate (kubernetes-sigs/jobset@08dfbdfd
+/// pkg/webhooks/jobset_webhook.go), on a defaulted object, in upstream order. Checks that need the
+/// cluster (existing PVCs, in validateVolumeClaimPolicies) are not run.
 void ValidateWebhookCreate(const Node& object, const FeatureGates& gates, FindingSink* sink);
 /// The same, with the object already decoded (`js` is DecodeJobSet(object)).
 void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGates& gates,

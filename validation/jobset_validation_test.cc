@@ -1,6 +1,7 @@
 // Tests of JobSet admission: kube-apiserver's rules beyond the schema (metadata, keyed lists,
-// CEL) and the upstream validating webhook's CREATE rules (jobset-admission.md §2-§8), run
-// through LintObject (defaults first, as kube-apiserver does) without the JSON Schema.
+// CEL) and the upstream validating webhook's CREATE rules (kubernetes-sigs/jobset@08dfbdfd
+// pkg/webhooks/jobset_webhook.go, ValidateCreate), run through LintObject (defaults first, as
+// kube-apiserver does) without the JSON Schema.
 //
 // Every rejected case checks the rule, severity, field, message, upstream rendering and the
 // position; every rejected case has an accepted twin that fixes just the offending value.
@@ -20,7 +21,7 @@
 namespace jobset {
 namespace {
 
-// The library texts, copied from the spec (§2), not from the code.
+// The library texts, copied from k8s.io/apimachinery's validation messages, not from our code.
 constexpr char kDns1035Format[] =
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
     "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
@@ -935,7 +936,7 @@ TEST_CASE("admission: C15 rejects a success policy target that does not exist") 
   CHECK(Rules(Lint(Twin(kSuccessPolicy, "[workers, leader]", "[workers]"))) == "");
 }
 
-// --- Webhook C16: failure policy (§5) --------------------------------------------------------
+// --- Webhook: validateFailurePolicy ---------------------------------------------------------
 
 constexpr char kReasons[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -1232,7 +1233,7 @@ spec:
 )")) == "");
 }
 
-// --- Webhook C17: coordinator (§6) -----------------------------------------------------------
+// --- Webhook: validateCoordinator ------------------------------------------------------------
 
 constexpr char kCoordinator[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -1379,7 +1380,7 @@ TEST_CASE("admission: coordinator/label-value uses the JobSet name without a sub
   CHECK(fs[0].message == CoordinatorLabelMessage(name + "-workers-0-0." + name));
 }
 
-// --- Webhook C18: volume claim policies (§7) -------------------------------------------------
+// --- Webhook: validateVolumeClaimPolicies ----------------------------------------------------
 
 TEST_CASE("admission: volume claim policy accepted twin") { CHECK(Rules(Lint(Vcp("data"))) == ""); }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus.h"
 #include "validation/k8s_names.h"
 #include "validation/loader.h"
 
@@ -199,12 +200,14 @@ TEST_CASE("json: a deep limit costs no recursion") {
   }
 }
 
-TEST_CASE("json: the same trees as nlohmann's parser, on every JobSet of the corpus") {
-  // Differential: every example, as JSON text, parsed by us and by nlohmann.
+namespace {
+
+/// Differential: every document of every manifest under `root`, as JSON text, parsed by us
+/// and by nlohmann.
+void CompareWithNlohmann(const std::string& root) {
   namespace fs = std::filesystem;
   int compared = 0;
-  for (const auto& e :
-       fs::recursive_directory_iterator(JOBSET_SHARED_DIR "/corpus/jobset/examples")) {
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
     if (e.path().extension() != ".yaml") continue;
     SourceFile file;
     std::string error;
@@ -220,6 +223,18 @@ TEST_CASE("json: the same trees as nlohmann's parser, on every JobSet of the cor
     }
   }
   CHECK(compared > 20);
+}
+
+}  // namespace
+
+TEST_CASE("json: the same trees as nlohmann's parser, on every JobSet of examples/") {
+  CompareWithNlohmann(JOBSET_SOURCE_DIR "/examples");
+}
+
+TEST_CASE("json: the same trees as nlohmann's parser, on every JobSet of the corpus" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (!corpus.empty()) CompareWithNlohmann(corpus + "/jobset/examples");
 }
 
 TEST_CASE("json: nlohmann values convert both ways") {

@@ -1,4 +1,5 @@
-// Tests of the Kubernetes name and label checks and of value rendering (admission §2, §0.1).
+// Tests of the Kubernetes name and label checks and of value rendering (the names
+// kubernetes-sigs/jobset@08dfbdfd derives from a JobSet, and how its webhook reports errors).
 #include "validation/k8s_names.h"
 
 #include <doctest/doctest.h>
@@ -13,7 +14,7 @@ namespace {
 
 using Errors = std::vector<std::string>;
 
-// The library texts, copied from the spec (jobset-admission.md §2), not from the code.
+// The library texts, copied from k8s.io/apimachinery's validation messages, not from our code.
 constexpr char kDns1035Format[] =
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
     "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "

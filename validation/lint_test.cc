@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 
+#include "tests/corpus.h"
+
 namespace jobset {
 namespace {
 
@@ -37,10 +39,13 @@ FeatureGates GatesFor(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("lint: every JobSet of the upstream corpus lints without errors") {
+TEST_CASE("lint: every JobSet of the upstream corpus lints without errors" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (corpus.empty()) return;
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/jobset/examples"}, true, &files, &error));
+  REQUIRE(ExpandPaths({corpus + "/jobset/examples"}, true, &files, &error));
   REQUIRE(files.size() > 20);
   int objects = 0, skipped = 0;
   std::vector<std::string> warnings;
@@ -78,10 +83,13 @@ TEST_CASE("lint: every JobSet of the upstream corpus lints without errors") {
   CHECK(skipped >= 10);  // ... and Kueue, RBAC, Workload objects that are skipped quietly
 }
 
-TEST_CASE("lint: gated examples are rejected without their gate, as upstream") {
+TEST_CASE("lint: gated examples are rejected without their gate, as upstream" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (corpus.empty()) return;
   for (const char* rel : {"failure-policy/restartjob-action.yaml",
                           "in-place-restart/jobset-sidecar-container-mode.yaml"}) {
-    std::string path = std::string(JOBSET_SHARED_DIR "/corpus/jobset/examples/") + rel;
+    std::string path = corpus + "/jobset/examples/" + rel;
     SourceFile source;
     std::string error;
     REQUIRE(LoadFile(path, LoadLimits{}, &source, &error));
@@ -178,7 +186,8 @@ TEST_CASE("lint: syntax errors are error findings, other documents still checked
 TEST_CASE("lint: files are checked in parallel and come back in order") {
   std::vector<std::string> files;
   std::string error;
-  REQUIRE(ExpandPaths({JOBSET_SHARED_DIR "/corpus/jobset/examples"}, true, &files, &error));
+  REQUIRE(ExpandPaths({JOBSET_SOURCE_DIR "/examples"}, true, &files, &error));
+  REQUIRE(files.size() > 10);
   std::vector<FileResult> one = LintFiles(files, Options(), 1);
   std::vector<FileResult> two = LintFiles(files, Options(), 2);
   REQUIRE(one.size() == files.size());

@@ -1,6 +1,8 @@
 // Diagnosing a DLRover node check from its job-master log: each round's elapsed times and
 // statuses rebuilt, rounds grouped into check cycles, and the fault nodes and stragglers judged
-// by DLRover's own rules (§3 of /work/shared/spec/dlrover-netcheck.md), with the evidence.
+// by DLRover's own rules (intelligent-machine-learning/dlrover@7c3e9648,
+// dlrover/python/master/elastic_training/rdzv_manager.py, NetworkCheckRendezvousManager), with the
+// evidence.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // Reading a DLRover job-master log: the lines its node check (network-check rendezvous) prints,
 // in the current (v0.6.0+: `network-check round N: ...`) and the older (`Round N: ...`) formats.
-// Facts: /work/shared/spec/dlrover-netcheck.md §5.
+// Facts: the log lines of intelligent-machine-learning/dlrover@7c3e9648,
+// dlrover/python/master/elastic_training/rdzv_manager.py.
 #pragma once
 
 #include <string>

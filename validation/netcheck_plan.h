@@ -2,7 +2,9 @@
 // (NetworkCheckRendezvousManager and GroupNodeNetworkCheckRendezvousManager in
 // dlrover/python/master/elastic_training/rdzv_manager.py): which nodes are tested together in
 // each round, how a round's results are judged, and a simulation of one whole check cycle.
-// Facts: /work/shared/spec/dlrover-netcheck.md §3 and §4.
+// Facts: intelligent-machine-learning/dlrover@7c3e9648,
+// dlrover/python/master/elastic_training/rdzv_manager.py, NetworkCheckRendezvousManager and
+// GroupNodeNetworkCheckRendezvousManager.
 #pragma once
 
 #include <string>

@@ -118,7 +118,8 @@ void Emit(ControllerState* state, bool warning, const StatusText& text) {
   if (state->record_events) state->events.push_back({warning, text});
 }
 
-// §2 SET_CONDITION for one condition type (no other type interacts with these three).
+// setCondition/updateCondition (jobset_controller.go) for one condition type (no other type
+// interacts with these three).
 void SetCondition(const PreparedPolicy& policy, ControllerState* state, StatusCondition* cond,
                   bool status, const StatusText& text, int64_t now, bool warning) {
   if (cond->present) {
@@ -141,7 +142,7 @@ void SetCondition(const PreparedPolicy& policy, ControllerState* state, StatusCo
   Emit(state, warning, text);
 }
 
-// §7 FAIL.
+// The FailJobSet action (setJobSetFailedCondition).
 void Fail(const PreparedPolicy& policy, ControllerState* state, const StatusText& text,
           int64_t now) {
   SetCondition(policy, state, &state->failed, true, text, now, /*warning=*/true);
@@ -176,7 +177,7 @@ int FirstMatchingRule(const PreparedPolicy& policy, const JobFailure& f) {
   return kNoRule;
 }
 
-// §6.1 EARLIEST_FAILED among the failures still failed (strict <: ties to list order).
+// findFirstFailedJob among the failures still failed (strict <: ties to list order).
 int EarliestAlive(std::span<const JobFailure> f, const std::vector<FailureFate>& fates) {
   int best = -1;
   for (size_t i = 0; i < f.size(); ++i) {
@@ -204,7 +205,7 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<c
     }
   }
   while (state->terminal_state == TerminalState::kNone) {
-    // §6.2 FIRST_MATCHING_RULE_AND_JOB, rule-major: the lowest rule any failed job matches
+    // findFirstFailedPolicyRuleAndJob, rule-major: the lowest rule any failed job matches
     // wins; among its jobs the earliest failure (strict <, so ties go to list order).
     int chosen = -1;
     int rule = kNoRule;
@@ -296,7 +297,7 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<c
           fate = FailureFate::kHandled;
           break;
         }
-        // §7 RECREATE_JOB.
+        // failurePolicyRecreateJob.
         std::vector<int32_t>& restarts = state->job_restarts[job.rjob];
         std::vector<int32_t>& counted_restarts = state->job_restarts_count_towards_max[job.rjob];
         const int64_t replicas = std::max<int64_t>(0, policy.rjob_replicas[job.rjob]);

@@ -1,7 +1,7 @@
-// The JobSet controller's failure-policy algorithm (jobset-failure-policy-semantics.md
-// §2, §6-§8, §10) as a pure, deterministic library: `explain` asks it what one failure would
-// do, `simulate` replays steps of failures through it, and the Monte Carlo simulator calls it
-// millions of times.
+// The JobSet controller's failure-policy algorithm (kubernetes-sigs/jobset@08dfbdfd,
+// pkg/controllers/failure_policy.go executeFailurePolicy and jobset_controller.go) as a pure,
+// deterministic library: `explain` asks it what one failure would do, `simulate` replays steps of
+// failures through it, and the Monte Carlo simulator calls it millions of times.
 //
 // Hot path: PreparePolicy compiles every RE2 pattern once; ApplyFailures builds no strings
 // (condition texts are kept as small structured values and rendered on demand by ReasonText and
@@ -55,7 +55,7 @@ bool IsIndividualRestart(PolicyAction action);
 
 /// One rule of spec.failurePolicy.rules, prepared for matching.
 struct PreparedRule {
-  std::string name;              ///< As written; failurePolicyRule<i> when empty (webhook D8).
+  std::string name;              ///< As written; failurePolicyRule<i> when empty.
   std::string condition_reason;  ///< "FailurePolicy_<name>", the RestartingJobSet reason.
   PolicyAction action = PolicyAction::kUnknown;
   std::string action_text;           ///< As written (named in the unknown-action error).
@@ -100,14 +100,15 @@ std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_nam
 /// ChildJobName for a job of `policy` (rjob must be a valid index).
 std::string JobName(const PreparedPolicy& policy, int rjob, int64_t index);
 
-/// §6.3 MATCHES: reason, message and target of one failed job of replicated job `rjob` against
-/// `rule`. A job of an rjob with an empty name (no label value) never matches.
+/// As ruleIsApplicable (failure_policy.go): reason, message and target of one failed job of
+/// replicated job `rjob` against `rule`. A job of an rjob with an empty name (no label value) never
+/// matches.
 bool RuleMatches(const PreparedPolicy& policy, const PreparedRule& rule, int rjob,
                  std::string_view reason, std::string_view message);
 
 // --- Condition and event texts (structured, rendered on demand) -------------------------------
 
-/// The reason of a JobSet condition or event (§1.4).
+/// The reason of a JobSet condition or event (pkg/constants/constants.go).
 enum class StatusReason : uint8_t {
   kNone,
   // Condition Failed.
@@ -130,7 +131,7 @@ enum class StatusReason : uint8_t {
   kRestartJobAndIgnoreMaxRestartsFailurePolicyAction,
 };
 
-/// The fixed part of a condition or event message (§1.4).
+/// The fixed part of a condition or event message (pkg/constants/constants.go).
 enum class StatusMessage : uint8_t {
   kNone,
   kFailedJobs,          ///< "jobset failed due to one or more job failures"
@@ -161,7 +162,7 @@ std::string_view ReasonText(const PreparedPolicy& policy, const StatusText& text
 /// restarts (first failed job: js-rj-1)".
 std::string MessageText(const PreparedPolicy& policy, const StatusText& text);
 
-/// True when both render to the same reason and the same message (§2's comparison).
+/// True when both render to the same reason and the same message (updateCondition's comparison).
 bool SameText(const PreparedPolicy& policy, const StatusText& a, const StatusText& b);
 
 // --- Controller state -----------------------------------------------------------------------
@@ -225,8 +226,8 @@ void ResetState(ControllerState* state);
 /// jobRestartsCountTowardsMax when gate RestartJob is on.
 int64_t CountedRestarts(const PreparedPolicy& policy, const ControllerState& state);
 
-/// All jobs ready or succeeded (§3): RestartingJobSet=False/JobsReady, if that condition
-/// exists. No-op once terminal.
+/// All jobs ready or succeeded (a reconcile pass of jobset_controller.go):
+/// RestartingJobSet=False/JobsReady, if that condition exists. No-op once terminal.
 void MarkJobsReady(const PreparedPolicy& policy, ControllerState* state, int64_t now);
 
 /// The success policy was met: Completed=True/AllJobsCompleted, RestartingJobSet=False/
@@ -288,8 +289,9 @@ struct StepOutcome {
 
 /// Applies the failures of one step (they all happen before the controller reacts, in the order
 /// given, which is the list order for ties) and runs reconcile passes until no failed job is
-/// left or the JobSet is terminal (§3, §6-§8, §10). `out` is cleared first; its capacity is
-/// reused. The controller's "now" (for condition transition times) is the latest failure time.
+/// left or the JobSet is terminal (reconcile passes of jobset_controller.go). `out` is cleared
+/// first; its capacity is reused. The controller's "now" (for condition transition times) is the
+/// latest failure time.
 void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
                    std::span<const JobFailure> failures, StepOutcome* out);
 

@@ -92,7 +92,7 @@ using Counts = std::vector<int32_t>;
 
 }  // namespace
 
-TEST_CASE("engine: §11 example 1: default action up to maxRestarts, then ReachedMaxRestarts") {
+TEST_CASE("engine: worked example 1: default action up to maxRestarts, then ReachedMaxRestarts") {
   Sim sim = MakeSim("rj=2", "{maxRestarts: 2}");
   StepOutcome o = sim.Step({Fail(0, 1, kBackoff, 10)});
   REQUIRE(o.passes.size() == 1);
@@ -131,7 +131,7 @@ TEST_CASE("engine: §11 example 1: default action up to maxRestarts, then Reache
   CHECK(sim.state.restarts_count_towards_max == 2);
 }
 
-TEST_CASE("engine: §11 example 2: individual restarts are handled one per pass") {
+TEST_CASE("engine: worked example 2: individual restarts are handled one per pass") {
   Sim sim =
       MakeSim("rj=3", "{maxRestarts: 1, rules: [{name: w, action: RestartJob}]}", RestartJobGate());
   StepOutcome o = sim.Step({Fail(0, 0, kBackoff, 1), Fail(0, 2, kBackoff, 2)});
@@ -158,7 +158,7 @@ TEST_CASE("engine: §11 example 2: individual restarts are handled one per pass"
   CHECK_FALSE(sim.state.restarting.present);
 }
 
-TEST_CASE("engine: §11 example 3: rule order beats failure time") {
+TEST_CASE("engine: worked example 3: rule order beats failure time") {
   Sim sim = MakeSim("leader=1 workers=2",
                     "{rules: [{name: a, action: RestartJobSetAndIgnoreMaxRestarts, "
                     "targetReplicatedJobs: [workers]}, {name: b, action: FailJobSet, "

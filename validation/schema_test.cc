@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 
+#include "tests/corpus.h"
 #include "validation/defaults.h"
 #include "validation/embedded.h"
 #include "validation/loader.h"
@@ -19,8 +21,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-const char kCrdPath[] = JOBSET_SHARED_DIR "/corpus/jobset/crd/jobset.x-k8s.io_jobsets.yaml";
-const char kExamplesDir[] = JOBSET_SHARED_DIR "/corpus/jobset/examples";
+/// The JobSet CRD of the corpus (tests/corpus.h), at upstream's config/components/crd/bases.
+std::string CrdPath() { return CorpusDir() + "/jobset/crd/jobset.x-k8s.io_jobsets.yaml"; }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -31,7 +33,7 @@ std::string ReadFile(const std::string& path) {
 
 /// The real CRD, loaded once per test that needs it.
 Node LoadCrd() {
-  SourceFile f = ParseSource(kCrdPath, ReadFile(kCrdPath));
+  SourceFile f = ParseSource(CrdPath(), ReadFile(CrdPath()));
   REQUIRE(!f.documents.empty());
   REQUIRE(f.documents[0].parsed);
   return f.documents[0].root;
@@ -62,7 +64,21 @@ std::vector<Finding> Builtin(const std::string& yaml) {
   return Check(*schema, yaml);
 }
 
-std::vector<Finding> Crd(const std::string& yaml) { return Check(*CrdSchema(), yaml); }
+/// The schema the shared test cases below run against: the built-in one (always), or the CRD
+/// of the corpus (test suite "corpus", skipped without the corpus). Both must give the same
+/// findings, but where a case says the CRD knows more.
+struct Under {
+  bool crd = false;
+  std::vector<Finding> Check(const std::string& yaml) const {
+    return crd ? jobset::Check(*CrdSchema(), yaml) : Builtin(yaml);
+  }
+};
+
+/// The CRD side, or nullopt after printing the skip line when the corpus is absent.
+std::optional<Under> CrdSide() {
+  if (CorpusOrSkip().empty()) return std::nullopt;
+  return Under{true};
+}
 
 std::string Describe(const std::vector<Finding>& findings) {
   std::string s;
@@ -221,7 +237,9 @@ class Agreement {
 
 }  // namespace
 
-TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict") {
+TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict" *
+          doctest::test_suite("corpus")) {
+  if (CorpusOrSkip().empty()) return;
   const std::string* text = FindEmbedded("jobset.v1alpha2.json");
   REQUIRE(text);
   Json ours = Json::parse(*text);
@@ -238,13 +256,17 @@ TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict") 
   CHECK(agreement.compared() > 150);
 }
 
-TEST_CASE("schema: every corpus JobSet is valid against both schemas, after defaulting") {
+TEST_CASE("schema: every corpus JobSet is valid against both schemas, after defaulting" *
+          doctest::test_suite("corpus")) {
+  const std::string corpus = CorpusOrSkip();
+  if (corpus.empty()) return;
   auto builtin = BuiltinJobSetSchema();
   REQUIRE(builtin);
   auto crd = CrdSchema();
   int jobsets = 0;
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kExamplesDir)) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(corpus + "/jobset/examples")) {
     if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
       files.push_back(entry.path().string());
     }
@@ -271,28 +293,29 @@ TEST_CASE("schema: every corpus JobSet is valid against both schemas, after defa
   CHECK(jobsets >= 25);
 }
 
-TEST_CASE("schema: the base manifest of these tests is valid") {
-  CHECK(Builtin(JobSet()).empty());
-  CHECK(Crd(JobSet()).empty());
-}
+// ---- Cases shared by both schemas, registered once for each below -------------------------
 
-TEST_CASE("schema: unknown fields") {
+namespace {
+
+void BaseManifestIsValid(const Under& s) { CHECK(s.Check(JobSet()).empty()); }
+
+void UnknownFields(const Under& s) {
   SUBCASE("in spec") {
     std::string yaml = JobSet("  sucessPolicy:\n    operator: All\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field", "spec.sucessPolicy",
                 "unknown field \"spec.sucessPolicy\"", 6, 3);
     }
   }
   SUBCASE("at the top level") {
     std::string yaml = JobSet() + "extra: 1\n";
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field", "extra", "unknown field \"extra\"", 18, 1);
     }
   }
   SUBCASE("in a replicated job") {
     std::string yaml = JobSet("", "    foo: bar\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field", "spec.replicatedJobs[0].foo",
                 "unknown field \"spec.replicatedJobs[0].foo\"", 18, 5);
     }
@@ -304,7 +327,7 @@ TEST_CASE("schema: unknown fields") {
         "    - name: r\n"                    // 8
         "      action: FailJobSet\n"         // 9
         "      onJobFailureReason: [x]\n");  // 10
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field", "spec.failurePolicy.rules[0].onJobFailureReason",
                 "unknown field \"spec.failurePolicy.rules[0].onJobFailureReason\"", 10, 7);
     }
@@ -312,7 +335,7 @@ TEST_CASE("schema: unknown fields") {
   SUBCASE("in the Job spec") {
     std::string yaml = JobSet("", "");
     yaml.replace(yaml.find("parallelism"), 11, "parallelizm");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field",
                 "spec.replicatedJobs[0].template.spec.parallelizm",
                 "unknown field \"spec.replicatedJobs[0].template.spec.parallelizm\"", 11, 9);
@@ -320,7 +343,7 @@ TEST_CASE("schema: unknown fields") {
   }
   SUBCASE("in the pod spec") {
     std::string yaml = JobSet() + "            containerz: []\n";  // 18
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field",
                 "spec.replicatedJobs[0].template.spec.template.spec.containerz",
                 "unknown field \"spec.replicatedJobs[0].template.spec.template.spec.containerz\"",
@@ -331,7 +354,7 @@ TEST_CASE("schema: unknown fields") {
     std::string yaml = JobSet() + "              imagePolicy: Always\n";  // 18
     const char* field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePolicy";
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field", field,
                 std::string("unknown field \"") + field + "\"", 18, 15);
     }
@@ -340,18 +363,21 @@ TEST_CASE("schema: unknown fields") {
     std::string yaml = JobSet() +
                        "              securityContext:\n"  // 18
                        "                foo: true\n";      // 19
-    CHECK(Builtin(yaml).empty());
     const char* field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].securityContext.foo";
-    ExpectOne(Crd(yaml), "schema/unknown-field", field,
-              std::string("unknown field \"") + field + "\"", 19, 17);
+    if (s.crd) {
+      ExpectOne(s.Check(yaml), "schema/unknown-field", field,
+                std::string("unknown field \"") + field + "\"", 19, 17);
+    } else {
+      CHECK(s.Check(yaml).empty());
+    }
   }
   SUBCASE("template metadata keeps only the fields the CRD publishes") {
     std::string yaml = JobSet("", "");
     yaml.replace(yaml.find("    template:\n") + 14, 0,
                  "      metadata:\n"                    // 10
                  "        creationTimestamp: null\n");  // 11
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/unknown-field",
                 "spec.replicatedJobs[0].template.metadata.creationTimestamp",
                 "unknown field \"spec.replicatedJobs[0].template.metadata.creationTimestamp\"", 11,
@@ -360,7 +386,7 @@ TEST_CASE("schema: unknown fields") {
   }
   SUBCASE("every unknown field of an object, in document order") {
     std::string yaml = JobSet("  foo: 1\n  bar: 2\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       INFO(Describe(findings));
       REQUIRE(findings.size() == 2);
       CHECK(findings[0].field == "spec.foo");
@@ -370,10 +396,10 @@ TEST_CASE("schema: unknown fields") {
   }
 }
 
-TEST_CASE("schema: wrong types") {
+void WrongTypes(const Under& s) {
   SUBCASE("string for an integer") {
     std::string yaml = JobSet("  ttlSecondsAfterFinished: soon\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/type", "spec.ttlSecondsAfterFinished",
                 "spec.ttlSecondsAfterFinished: Invalid value: \"string\": "
                 "spec.ttlSecondsAfterFinished in body must be of type integer: \"string\"",
@@ -383,7 +409,7 @@ TEST_CASE("schema: wrong types") {
   SUBCASE("float for an integer in the Job spec") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("parallelism: 1"), 14, "parallelism: 1.5");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/type", "spec.replicatedJobs[0].template.spec.parallelism",
                 "spec.replicatedJobs[0].template.spec.parallelism: Invalid value: \"number\": "
                 "spec.replicatedJobs[0].template.spec.parallelism in body must be of type "
@@ -394,12 +420,11 @@ TEST_CASE("schema: wrong types") {
   SUBCASE("a whole float is an integer") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("replicas: 2"), 11, "replicas: 2.0");
-    CHECK(Builtin(yaml).empty());
-    CHECK(Crd(yaml).empty());
+    CHECK(s.Check(yaml).empty());
   }
   SUBCASE("object for a list") {
     std::string yaml = kHead + "  replicatedJobs:\n    name: workers\n";
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/type", "spec.replicatedJobs",
                 "spec.replicatedJobs: Invalid value: \"object\": spec.replicatedJobs in body "
                 "must be of type array: \"object\"",
@@ -410,7 +435,7 @@ TEST_CASE("schema: wrong types") {
     std::string yaml = JobSet() + "              args: [\"a\", 1]\n";  // 18
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].args[1]";
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/type", field,
                 field + ": Invalid value: \"integer\": " + field +
                     " in body must be of type string: \"integer\"",
@@ -420,16 +445,16 @@ TEST_CASE("schema: wrong types") {
   SUBCASE("boolean for a string label") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("  name: js\n"), 11, "  name: js\n  labels:\n    on: yes\n");
-    auto findings = Builtin(yaml);
-    ExpectOne(findings, "schema/type", "metadata.labels.on",
-              "metadata.labels.on: Invalid value: \"boolean\": metadata.labels.on in body must "
-              "be of type string: \"boolean\"",
-              6, 9);
+    if (!s.crd) {
+      ExpectOne(s.Check(yaml), "schema/type", "metadata.labels.on",
+                "metadata.labels.on: Invalid value: \"boolean\": metadata.labels.on in body must "
+                "be of type string: \"boolean\"",
+                6, 9);
+    }
   }
   SUBCASE("null fields are dropped, as kube-apiserver does") {
     std::string yaml = JobSet("  suspend:\n  managedBy: null\n");
-    CHECK(Builtin(yaml).empty());
-    CHECK(Crd(yaml).empty());
+    CHECK(s.Check(yaml).empty());
   }
   SUBCASE("int-or-string quantities (CRD only)") {
     std::string yaml = JobSet() +
@@ -438,24 +463,30 @@ TEST_CASE("schema: wrong types") {
                        "                  cpu: 2\n"       // 20
                        "                  memory: 1Gi\n"  // 21
                        "                  gpu: true\n";   // 22
-    CHECK(Builtin(yaml).empty());
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.gpu";
-    ExpectOne(Crd(yaml), "schema/type", field,
-              field + ": Invalid value: \"boolean\": " + field +
-                  " in body must be of type integer,string: \"boolean\"",
-              22, 24);
+    if (s.crd) {
+      ExpectOne(s.Check(yaml), "schema/type", field,
+                field + ": Invalid value: \"boolean\": " + field +
+                    " in body must be of type integer,string: \"boolean\"",
+                22, 24);
+    } else {
+      CHECK(s.Check(yaml).empty());
+    }
   }
   SUBCASE("patterns (CRD only, matched with RE2)") {
     std::string yaml = JobSet() +
                        "              resources:\n"         // 18
                        "                requests:\n"        // 19
                        "                  memory: 1 GB\n";  // 20
-    CHECK(Builtin(yaml).empty());
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests."
         "memory";
-    auto findings = Crd(yaml);
+    auto findings = s.Check(yaml);
+    if (!s.crd) {
+      CHECK(findings.empty());
+      return;  // The last subcase: nothing after it is skipped.
+    }
     INFO(Describe(findings));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].rule == "schema/invalid");
@@ -468,14 +499,14 @@ TEST_CASE("schema: wrong types") {
   }
 }
 
-TEST_CASE("schema: enums") {
+void Enums(const Under& s) {
   SUBCASE("failure policy action") {
     std::string yaml = JobSet(
         "  failurePolicy:\n"     // 6
         "    rules:\n"           // 7
         "    - name: r\n"        // 8
         "      action: Foo\n");  // 9
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/enum", "spec.failurePolicy.rules[0].action",
                 "spec.failurePolicy.rules[0].action: Unsupported value: \"Foo\": supported values: "
                 "\"FailJobSet\", \"RestartJobSet\", \"RestartJobSetAndIgnoreMaxRestarts\", "
@@ -485,7 +516,7 @@ TEST_CASE("schema: enums") {
   }
   SUBCASE("dependsOn status") {
     std::string yaml = JobSet("", "    dependsOn:\n    - name: a\n      status: Done\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/enum", "spec.replicatedJobs[0].dependsOn[0].status",
                 "spec.replicatedJobs[0].dependsOn[0].status: Unsupported value: \"Done\": "
                 "supported values: \"Ready\", \"Complete\"",
@@ -495,30 +526,29 @@ TEST_CASE("schema: enums") {
   SUBCASE("Job completionMode: not an admission error, in either schema") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("parallelism: 1"), 14, "completionMode: indexed");
-    CHECK(Builtin(yaml).empty());
-    CHECK(Crd(yaml).empty());
+    CHECK(s.Check(yaml).empty());
   }
 }
 
-TEST_CASE("schema: required fields") {
+void RequiredFields(const Under& s) {
   SUBCASE("replicated job name") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("  - name: workers\n    replicas"), 30, "  - replicas");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/required", "spec.replicatedJobs[0].name",
                 "spec.replicatedJobs[0].name: Required value", 7, 5);
     }
   }
   SUBCASE("success policy operator") {
     std::string yaml = JobSet("  successPolicy:\n    targetReplicatedJobs: [workers]\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/required", "spec.successPolicy.operator",
                 "spec.successPolicy.operator: Required value", 6, 3);
     }
   }
   SUBCASE("a null value does not satisfy required") {
     std::string yaml = JobSet("  startupPolicy:\n    startupPolicyOrder: null\n");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/required", "spec.startupPolicy.startupPolicyOrder",
                 "spec.startupPolicy.startupPolicyOrder: Required value", 6, 3);
     }
@@ -530,18 +560,18 @@ TEST_CASE("schema: required fields") {
                        "    template:\n"      // 8
                        "      spec:\n"        // 9
                        "        completions: 2\n";
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/required", "spec.replicatedJobs[0].template.spec.template",
                 "spec.replicatedJobs[0].template.spec.template: Required value", 9, 7);
     }
   }
 }
 
-TEST_CASE("schema: minimum and maxItems") {
+void MinimumAndMaxItems(const Under& s) {
   SUBCASE("negative replicas") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("replicas: 2"), 11, "replicas: -1");
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/minimum", "spec.replicatedJobs[0].replicas",
                 "spec.replicatedJobs[0].replicas: Invalid value: -1: "
                 "spec.replicatedJobs[0].replicas in body should be greater than or equal to 0",
@@ -551,8 +581,7 @@ TEST_CASE("schema: minimum and maxItems") {
   SUBCASE("zero replicas are fine") {
     std::string yaml = JobSet();
     yaml.replace(yaml.find("replicas: 2"), 11, "replicas: 0");
-    CHECK(Builtin(yaml).empty());
-    CHECK(Crd(yaml).empty());
+    CHECK(s.Check(yaml).empty());
   }
   SUBCASE("six dependencies") {
     std::string deps = "    dependsOn:\n";  // 18
@@ -560,21 +589,21 @@ TEST_CASE("schema: minimum and maxItems") {
       deps += "    - name: j" + std::to_string(i) + "\n      status: Ready\n";
     }
     std::string yaml = JobSet("", deps);
-    for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+    for (const auto& findings : {s.Check(yaml)}) {
       ExpectOne(findings, "schema/max-items", "spec.replicatedJobs[0].dependsOn",
                 "spec.replicatedJobs[0].dependsOn: Too many: 6: must have at most 5 items", 19, 5);
     }
   }
 }
 
-TEST_CASE("schema: several problems give one finding each, in document order") {
+void SeveralProblems(const Under& s) {
   std::string yaml = JobSet(
       "  ttlSecondsAfterFinished: -5\n"  // 6
       "  successPolicy:\n"               // 7
       "    operator: Some\n",            // 8
       "    dependsOn:\n"                 // 18
       "    - name: a\n");                // 19
-  for (const auto& findings : {Builtin(yaml), Crd(yaml)}) {
+  for (const auto& findings : {s.Check(yaml)}) {
     INFO(Describe(findings));
     REQUIRE(findings.size() == 3);
     CHECK(findings[0].rule == "schema/minimum");
@@ -584,9 +613,8 @@ TEST_CASE("schema: several problems give one finding each, in document order") {
   }
 }
 
-TEST_CASE("schema: one compiled schema serves several threads") {
-  auto builtin = BuiltinJobSetSchema();
-  auto crd = CrdSchema();
+/// Four threads validate with `a` and `b` in turn, each getting the same findings throughout.
+void SeveralThreads(const CompiledSchema& a, const CompiledSchema& b) {
   std::string yaml = JobSet("  ttlSecondsAfterFinished: -1\n");
   SourceFile f = ParseSource("test.yaml", yaml);
   const Node& object = f.documents[0].root;
@@ -595,12 +623,56 @@ TEST_CASE("schema: one compiled schema serves several threads") {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 200; ++i) {
-        counts[t] += static_cast<int>(ValidateSchema(t % 2 ? *builtin : *crd, object).size());
+        counts[t] += static_cast<int>(ValidateSchema(t % 2 ? a : b, object).size());
       }
     });
   }
   for (std::thread& t : threads) t.join();
   for (int c : counts) CHECK(c == 200);
+}
+
+}  // namespace
+
+TEST_CASE("schema: the base manifest of these tests is valid") { BaseManifestIsValid(Under{}); }
+TEST_CASE("schema: unknown fields") { UnknownFields(Under{}); }
+TEST_CASE("schema: wrong types") { WrongTypes(Under{}); }
+TEST_CASE("schema: enums") { Enums(Under{}); }
+TEST_CASE("schema: required fields") { RequiredFields(Under{}); }
+TEST_CASE("schema: minimum and maxItems") { MinimumAndMaxItems(Under{}); }
+TEST_CASE("schema: several problems give one finding each, in document order") {
+  SeveralProblems(Under{});
+}
+TEST_CASE("schema: one compiled schema serves several threads") {
+  SeveralThreads(*BuiltinJobSetSchema(), *BuiltinJobSetSchema());
+}
+
+// The same cases against the CRD of the corpus.
+TEST_CASE("schema: CRD: the base manifest of these tests is valid" *
+          doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) BaseManifestIsValid(*s);
+}
+TEST_CASE("schema: CRD: unknown fields" * doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) UnknownFields(*s);
+}
+TEST_CASE("schema: CRD: wrong types" * doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) WrongTypes(*s);
+}
+TEST_CASE("schema: CRD: enums" * doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) Enums(*s);
+}
+TEST_CASE("schema: CRD: required fields" * doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) RequiredFields(*s);
+}
+TEST_CASE("schema: CRD: minimum and maxItems" * doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) MinimumAndMaxItems(*s);
+}
+TEST_CASE("schema: CRD: several problems give one finding each, in document order" *
+          doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) SeveralProblems(*s);
+}
+TEST_CASE("schema: CRD: one compiled schema serves several threads" *
+          doctest::test_suite("corpus")) {
+  if (CrdSide()) SeveralThreads(*BuiltinJobSetSchema(), *CrdSchema());
 }
 
 TEST_CASE("schema: CompileCrdSchema refuses what it cannot use") {
@@ -611,15 +683,6 @@ TEST_CASE("schema: CompileCrdSchema refuses what it cannot use") {
     CHECK(error ==
           "not a CustomResourceDefinition (apiVersion \"jobset.x-k8s.io/v1alpha2\", "
           "kind \"JobSet\")");
-  }
-  SUBCASE("an unknown version") {
-    CHECK_FALSE(CompileCrdSchema(LoadCrd(), "v9", &error));
-    CHECK(error ==
-          "CustomResourceDefinition \"jobsets.jobset.x-k8s.io\" has no version \"v9\" "
-          "(it has v1alpha2)");
-  }
-  SUBCASE("no version named: the first served one") {
-    CHECK(CompileCrdSchema(LoadCrd(), "", &error));
   }
   SUBCASE("a schema that is not a schema") {
     SourceFile f = ParseSource("crd.yaml",
@@ -637,6 +700,20 @@ TEST_CASE("schema: CompileCrdSchema refuses what it cannot use") {
                                "          spec: {type: thing}\n");
     CHECK_FALSE(CompileCrdSchema(f.documents[0].root, "v1", &error));
     CHECK(error == "openAPIV3Schema.properties.spec.type: unsupported type \"thing\"");
+  }
+}
+
+TEST_CASE("schema: CompileCrdSchema on the real CRD: versions" * doctest::test_suite("corpus")) {
+  if (CorpusOrSkip().empty()) return;
+  std::string error;
+  SUBCASE("an unknown version") {
+    CHECK_FALSE(CompileCrdSchema(LoadCrd(), "v9", &error));
+    CHECK(error ==
+          "CustomResourceDefinition \"jobsets.jobset.x-k8s.io\" has no version \"v9\" "
+          "(it has v1alpha2)");
+  }
+  SUBCASE("no version named: the first served one") {
+    CHECK(CompileCrdSchema(LoadCrd(), "", &error));
   }
 }
 

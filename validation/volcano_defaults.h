@@ -17,12 +17,14 @@ inline constexpr char kVolcanoKind[] = "Job";
 inline constexpr char kVolcanoDefaultScheduler[] = "volcano";
 
 /// The CRD structural defaults kube-apiserver applies on decode, to absent fields only
-/// (volcano-job §0, §5): spec.maxRetry 3, spec.queue "default",
-/// tasks[].partitionPolicy.minPartitions 0, networkTopology.mode "hard" (job level and in a
-/// partition policy). Appends what it did to `patch`.
+/// (the CRD of volcano-sh/volcano@ed72c7c8, config/crd/volcano/bases/batch.volcano.sh_jobs.yaml):
+/// spec.maxRetry 3, spec.queue "default", tasks[].partitionPolicy.minPartitions 0,
+/// networkTopology.mode "hard" (job level and in a partition policy). Appends what it did to
+/// `patch`.
 void ApplyVolcanoCrdDefaults(Node* object, std::vector<PatchOp>* patch);
 
-/// The upstream mutating webhook's defaults, CREATE only, in its patch order (volcano-job §6):
+/// The upstream mutating webhook's defaults, CREATE only, in its patch order
+/// (volcano-sh/volcano@ed72c7c8, pkg/webhooks/admission/jobs/mutate/mutate_job.go, createPatch):
 /// queue, schedulerName (`scheduler_name`), maxRetry, one "replace /spec/tasks" (task names
 /// default<i>, dnsPolicy for hostNetwork, task minAvailable, task maxRetry) when a task changed,
 /// spec.minAvailable, and a "replace /spec/plugins" (svc/ssh added) whenever plugins is set.

@@ -1,5 +1,5 @@
-// Tests of Volcano Job defaulting: the CRD defaults (volcano-job §0, §5) and the upstream
-// mutating webhook's patch (§6), op by op and in upstream's order.
+// Tests of Volcano Job defaulting: the CRD defaults (the CRD of volcano-sh/volcano@ed72c7c8) and
+// the upstream mutating webhook's patch (mutate_job.go), op by op and in upstream's order.
 #include "validation/volcano_defaults.h"
 
 #include <doctest/doctest.h>

@@ -106,7 +106,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
   }
   int64_t max_retry = 0;
   ReadInt(*spec, "maxRetry", "spec", &max_retry, &job.problems);
-  // CRD default for an absent value, mutating webhook for 0 (§0, §6 step 3).
+  // CRD default for an absent value, mutating webhook for 0 (mutate_job.go).
   job.max_retry = max_retry == 0 ? 3 : max_retry;
   if (max_retry == 0) job.defaulted.push_back("spec.maxRetry: 3");
   job.has_min_success = ReadInt(*spec, "minSuccess", "spec", &job.min_success, &job.problems);
@@ -134,7 +134,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
         ReadInt(*pp, "minPartitions", pp_path, &t.partition.min_partitions, &job.problems);
       }
       if (!ReadInt(item, "minAvailable", path, &t.min_available, &job.problems)) {
-        // §6 step 4, HEAD (v1.16-alpha): partitions only when minPartitions > 0.
+        // mutate_job.go at ed72c7c8 (v1.16-alpha): partitions only when minPartitions > 0.
         t.min_available = t.has_partition && t.partition.min_partitions > 0
                               ? t.partition.min_partitions * t.partition.partition_size
                               : t.replicas;
@@ -146,7 +146,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
       if (FindVolcanoTask(job, t.name) >= 0) {
-        // The webhook rejects this (C5); the controller would look the name up to the first.
+        // The webhook rejects this; the controller would look the name up to the first.
         job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
                                "': the controller finds the first task of that name");
       }
@@ -156,7 +156,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
     job.problems.push_back("spec.tasks: want a list (ignored)");
   }
 
-  // §6 step 5: 0 means unset; the sum uses the defaulted task values.
+  // mutate_job.go: 0 means unset; the sum uses the defaulted task values.
   ReadInt(*spec, "minAvailable", "spec", &job.min_available, &job.problems);
   if (job.min_available == 0) {
     for (const VolcanoTask& t : job.tasks) job.min_available += t.min_available;
@@ -250,7 +250,7 @@ bool IsVolcanoRestart(VolcanoAction action) {
 
 namespace {
 
-// §8.2 step 5 over one policy list; true when a policy fired.
+// applyPolicies' scan of one policy list; true when a policy fired.
 bool Scan(const std::vector<VolcanoPolicy>& policies, const VolcanoRequest& r, int task,
           VolcanoMatch* m) {
   for (size_t i = 0; i < policies.size(); ++i) {
@@ -362,7 +362,7 @@ Counts Count(const VolcanoJob& job, const VolcanoState& s) {
   return c;
 }
 
-// Kill every pod (§8.4 "kill(all)"): soft or not, Succeeded and Failed pods may be kept.
+// Kill every pod (state/*.go "killJob"): soft or not, Succeeded and Failed pods may be kept.
 void KillAll(VolcanoState* s, bool keep_finished) {
   for (auto& task : s->pods)
     for (VolcanoPod& p : task)
@@ -383,7 +383,7 @@ std::pair<int64_t, int64_t> TargetRange(const VolcanoJob& job, const VolcanoStat
   return {r.index, r.index + 1};  // RestartPod; RestartPartition without a partition policy.
 }
 
-// §8.4 "kill(target)": the task's, pod's or partition's pods; the PodGroup and version stay.
+// "killTarget" (state/*.go): the task's, pod's or partition's pods; the PodGroup and version stay.
 void KillTarget(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r) {
   if (r.task < 0) return;  // Unknown carries no task: nothing to target.
   auto [first, last] = TargetRange(job, *s, a, r);
@@ -397,7 +397,7 @@ void CreateMissing(VolcanoState* s) {
       if (p.phase == PodPhase::kDeleted) p = VolcanoPod{PodPhase::kRunning, s->version};
 }
 
-// §8.4 Pending/Running "anything else": sync, then the phase checks.
+// Pending/Running states, any other action: sync, then the phase checks.
 void Sync(const VolcanoJob& job, VolcanoState* s) {
   CreateMissing(s);
   Counts c = Count(job, *s);
@@ -430,7 +430,8 @@ void Sync(const VolcanoJob& job, VolcanoState* s) {
   }
 }
 
-// The Restarting check of §8.4: the budget is spent -> Failed (pods kept as they are).
+// The Restarting state's check (state/restarting.go): the budget is spent -> Failed (pods kept as
+// they are).
 void RestartingCheck(const VolcanoJob& job, VolcanoState* s) {
   if (s->retry_count >= job.max_retry) s->phase = Phase::kFailed;
 }
@@ -469,7 +470,8 @@ bool SameTarget(const VolcanoJob& job, const VolcanoState& s, const VolcanoDelay
   return TargetRange(job, s, a, d.request) == TargetRange(job, s, a, r);
 }
 
-// Runs `a` in the current phase (§8.4); then cancels delayed actions of the same granularity.
+// Runs `a` in the current phase (pkg/controllers/job/state); then cancels delayed actions of the
+// same granularity.
 void Execute(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r,
              std::string* note) {
   const bool target = a == VolcanoAction::kRestartTask || a == VolcanoAction::kRestartPod ||
@@ -666,7 +668,7 @@ void Append(std::string* note, const std::string& more) {
   *note += (note->empty() ? "" : "; ") + more;
 }
 
-// §8.3: a later event of the same pod cancels what waited on it.
+// Delayed actions: a later event of the same pod cancels what waited on it.
 void CancelByPodEvent(VolcanoState* s, const VolcanoRequest& r, std::string* note) {
   if (r.task < 0 || r.index < 0 || r.event.empty()) return;
   size_t before = s->delayed.size();
@@ -682,8 +684,8 @@ void CancelByPodEvent(VolcanoState* s, const VolcanoRequest& r, std::string* not
   }
 }
 
-// The controller settles after a step (§8.4): deleted pods are gone, the transient phases move
-// on, pods to recreate are created and run.
+// The controller settles after a step (pkg/controllers/job/state): deleted pods are gone, the
+// transient phases move on, pods to recreate are created and run.
 void Settle(const VolcanoJob& job, VolcanoState* s, std::vector<VolcanoPhase>* path) {
   for (int guard = 0; guard < 8; ++guard) {
     Phase before = s->phase;

@@ -1,4 +1,5 @@
-// The Volcano job controller's lifecycle-policy semantics (volcano-job.md §8, HEAD ed72c7c8) as a
+// The Volcano job controller's lifecycle-policy semantics (volcano-sh/volcano@ed72c7c8,
+// pkg/controllers/job) as a
 // pure, deterministic library: a typed, lenient view of a batch.volcano.sh/v1alpha1 Job, which
 // policy a request matches (task policies before job policies, first match wins), and the state
 // machine that turns the chosen action into phases and retry counts. `explain` asks it about one
@@ -59,8 +60,8 @@ struct VolcanoTask {
 };
 
 /// A Volcano Job with the defaults the lifecycle semantics depend on applied, as the CRD and the
-/// mutating webhook would on CREATE (§6: maxRetry, task names, task minAvailable and maxRetry,
-/// job minAvailable). Deliberately small: the full defaulting unit lives elsewhere.
+/// mutating webhook would on CREATE (mutate_job.go: maxRetry, task names, task minAvailable and
+/// maxRetry, job minAvailable). Deliberately small: the full defaulting unit lives elsewhere.
 struct VolcanoJob {
   std::string name;
   int64_t max_retry = 3;  ///< spec.maxRetry; 0 or absent -> 3.
@@ -94,7 +95,7 @@ const std::vector<std::string_view>& VolcanoEvents();
 /// True for `*` and the events of VolcanoEvents().
 bool IsVolcanoEvent(std::string_view event);
 
-/// True for the events the controller maps to SyncJob whatever the policies say (§8.2 step 2).
+/// True for the events the controller maps to SyncJob whatever the policies say (applyPolicies).
 bool IsInternalVolcanoEvent(std::string_view event);
 
 /// An action of the state machine. kOther is any other string (an internal or misspelt action of
@@ -126,7 +127,7 @@ bool IsVolcanoRestart(VolcanoAction action);
 
 // --- Matching ---------------------------------------------------------------------------------
 
-/// A request as the controller builds it from a pod or PodGroup change (§8.1).
+/// A request as the controller builds it from a pod or PodGroup change (job_controller_handler.go).
 struct VolcanoRequest {
   std::string event;      ///< PodFailed, PodEvicted, ...; empty for a command.
   int task = -1;          ///< Index into VolcanoJob::tasks; -1 = no task (Unknown, commands).
@@ -148,7 +149,7 @@ enum class VolcanoMatchKind : uint8_t {
   kCommand,   ///< The request carried an action (vcctl command).
 };
 
-/// The outcome of §8.2: the policy that fires (if any), its action and delay.
+/// The outcome of applyPolicies: the policy that fires (if any), its action and delay.
 struct VolcanoMatch {
   VolcanoMatchKind kind = VolcanoMatchKind::kNone;
   int task = -1;    ///< The task whose policy fired; -1 = a job policy (or none).
@@ -162,9 +163,10 @@ struct VolcanoMatch {
 /// The policy of `m`, or nullptr.
 const VolcanoPolicy* MatchedPolicy(const VolcanoJob& job, const VolcanoMatch& m);
 
-/// §8.2: commands first, internal and stale events SyncJob, then the request's task policies in
-/// order, then the job's, first match wins; `*` matches any event; an exit-code policy matches
-/// the request's exit code whatever the event; PodPending only fires a policy with a timeout.
+/// As applyPolicies (job_controller_util.go): commands first, internal and stale events SyncJob,
+/// then the request's task policies in order, then the job's, first match wins; `*` matches any
+/// event; an exit-code policy matches the request's exit code whatever the event; PodPending only
+/// fires a policy with a timeout.
 VolcanoMatch MatchVolcanoPolicy(const VolcanoJob& job, const VolcanoRequest& request);
 
 // --- The state machine ------------------------------------------------------------------------
@@ -201,7 +203,7 @@ struct VolcanoPod {
   int64_t version = 0;  ///< Annotation volcano.sh/job-version.
 };
 
-/// An action waiting for its policy's timeout (§8.3).
+/// An action waiting for its policy's timeout.
 struct VolcanoDelayed {
   VolcanoRequest request;
   VolcanoMatch match;

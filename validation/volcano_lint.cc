@@ -64,7 +64,7 @@ bool HasTimeout(const Node& p) {
   return t && t->is_string() && !t->text.empty();
 }
 
-// Whether the controller's scan of `p` (volcano-job §8.2 step 5a) takes a request for `event`.
+// Whether the controller's scan of `p` (applyPolicies) takes a request for `event`.
 bool TakesEvent(const Node& p, std::string_view event) {
   for (const std::string& e : EventsOf(p)) {
     if ((e == event || e == "*") && (event != "PodPending" || HasTimeout(p))) return true;

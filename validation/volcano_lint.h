@@ -11,16 +11,16 @@ namespace jobset {
 
 struct LintOptions;
 
-/// Checks one Volcano Job as kube-apiserver would on CREATE (volcano-job §0): CRD defaults,
-/// the mutating webhook's defaults, metadata and the CRD schema, then the validating webhook's
-/// CREATE rules (not for fields the schema already rejected), then our warnings.
+/// Checks one Volcano Job as kube-apiserver would on CREATE (volcano-sh/volcano@ed72c7c8): CRD
+/// defaults, the mutating webhook's defaults, metadata and the CRD schema, then the validating
+/// webhook's CREATE rules (not for fields the schema already rejected), then our warnings.
 std::vector<Finding> LintVolcanoJob(const Node& object, const LintOptions& options);
 
 /// Checks an UPDATE: the CRD schema on the new object (CRD defaults applied to both), then the
 /// validating webhook's UPDATE rules (first error only). Create-time rules are not re-run.
 std::vector<Finding> LintVolcanoUpdate(const Node& old_object, const Node& new_object);
 
-/// Our own warnings (volcano-job §7) on a defaulted Job; `original` is the object as written,
+/// Our own warnings (docs/rules/volcano/) on a defaulted Job; `original` is the object as written,
 /// to tell an explicit 0 (which upstream replaces) from a defaulted value.
 void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<Finding>* out);
 

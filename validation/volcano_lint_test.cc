@@ -1,4 +1,4 @@
-// Tests of Volcano Job linting: our warnings for the quirks upstream admits (volcano-job §7),
+// Tests of Volcano Job linting: our warnings for the quirks upstream admits (docs/rules/volcano/),
 // the order of defaulting and checks, and dispatch by apiVersion and kind.
 #include "validation/volcano_lint.h"
 

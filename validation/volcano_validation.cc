@@ -50,7 +50,8 @@ void Error(const Node& object, std::vector<Finding>* out, std::string_view rule,
   out->push_back(std::move(f));
 }
 
-// --- Policies (§2) ------------------------------------------------------------------------------
+// --- Policies
+// (validatePolicies)--------------------------------------------------------------------------
 
 // The events of one policy: `events` then `event`, duplicates removed; with where each is.
 std::vector<std::pair<std::string, std::string>> PolicyEvents(const Node& policy,
@@ -164,7 +165,7 @@ constexpr char kBothTiers[] =
     "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
     "simultaneously";
 
-// The partition policy check (C10), first failing branch only, then its network topology.
+// The partition policy check, first failing branch only, then its network topology.
 void ValidatePartition(const Node& object, const Node& task, const std::string& at,
                        const std::string& job, std::vector<Finding>* out) {
   const Node* pp = task.Find("partitionPolicy");
@@ -194,7 +195,7 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
   }
 }
 
-// The part of Kubernetes' ValidatePodTemplate (C8) the CRD schema does not already cover:
+// The part of Kubernetes' ValidatePodTemplate the CRD schema does not already cover:
 // `containers` not empty, container names DNS-1123 labels and unique (across init and
 // regular containers), images set, restartPolicy supported. Upstream's fragment is
 // "spec.task[<i>]." followed by each error and ". "; the first finding carries the whole fragment.
@@ -247,7 +248,7 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
   return !errs.empty();
 }
 
-// Whether a CPU quantity is a whole number of cores (C9).
+// Whether a CPU quantity is a whole number of cores.
 bool WholeCpu(const Node& q) {
   if (q.is_int()) return true;
   if (q.is_number()) return std::floor(q.number) == q.number;
@@ -298,7 +299,7 @@ void ValidateTopologyCpu(const Node& object, const Node& task, const std::string
   }
 }
 
-// Volumes (C15): the first failure only.
+// Volumes: the first failure only.
 void ValidateVolumes(const Node& object, const Node* volumes, std::vector<Finding>* out) {
   if (!volumes || !volumes->is_seq()) return;
   std::set<std::string> paths;
@@ -568,12 +569,12 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   }
   const Node* spec = object.Find("spec");
   const Node* tasks = spec ? spec->Find("tasks") : nullptr;
-  // C1.
+  // At least one task.
   if (!tasks || !tasks->is_seq() || tasks->items.empty()) {
     return Error(object, out, "volcano/no-tasks", "spec.tasks", "No task specified in job spec",
                  PointAt::kKey);
   }
-  // C2.
+  // The mpi plugin's master task exists.
   const Node* plugins = spec->Find("plugins");
   if (const Node* mpi = plugins && plugins->is_map() ? plugins->Find("mpi") : nullptr) {
     std::string master = MpiMaster(*mpi);
@@ -584,11 +585,11 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
                    "The specified mpi master task was not found", PointAt::kKey);
     }
   }
-  // C3.
+  // networkTopology names one tier bound, not both.
   if (BothTiers(spec->Find("networkTopology"))) {
     Error(object, out, "volcano/network-topology-tiers", "spec.networkTopology", kBothTiers);
   }
-  // C4-C10, per task.
+  // Per task: replicas, minAvailable, names, policies, template, topology, partitions.
   std::set<std::string> names;
   int64_t total_replicas = 0;
   for (size_t i = 0; i < tasks->items.size(); ++i) {
@@ -616,7 +617,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     if (!ValidatePodTemplate(object, t, at, i, out)) ValidateTopologyCpu(object, t, at, i, out);
     ValidatePartition(object, t, at, job, out);
   }
-  // C11-C15.
+  // The job: name, minAvailable, policies, plugins, volumes.
   if (std::vector<std::string> errs = QualifiedNameErrors(job); !errs.empty()) {
     Error(object, out, "volcano/job-name", "metadata.name",
           "create job with name " + job + " validate failed " + GoList(errs));
@@ -635,11 +636,11 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     }
   }
   ValidateVolumes(object, spec->Find("volumes"), out);
-  // C16, C17, C19 need the cluster's queues. C18 does not.
+  // The queue must exist, be open and be a leaf: that needs the cluster. Not root: checked.
   if (TextOf(spec->Find("queue")) == "root") {
     Error(object, out, "volcano/root-queue", "spec.queue", " can not submit job to root queue;");
   }
-  // C20.
+  // dependsOn forms a DAG.
   bool depends = false;
   for (const Node& t : tasks->items)
     depends = depends || (t.Find("dependsOn") && !t.Find("dependsOn")->is_null());

@@ -1,5 +1,6 @@
 // Volcano batch.volcano.sh/v1alpha1 Job admission: the upstream validating webhook's CREATE and
-// UPDATE rules (volcano-job §2-§4), with upstream's message fragments.
+// UPDATE rules (volcano-sh/volcano@ed72c7c8,
+// pkg/webhooks/admission/jobs/validate/admit_job.go), with upstream's message fragments.
 #pragma once
 
 #include <string>
@@ -11,17 +12,17 @@
 
 namespace jobset {
 
-/// The events a policy may name (volcano-job §1.1), in the order our messages list them.
+/// The events a policy may name (bus/v1alpha1/events.go), in the order our messages list them.
 const std::vector<std::string>& VolcanoPolicyEvents();
-/// The actions a policy may take (volcano-job §1.2), in the order our messages list them.
+/// The actions a policy may take (bus/v1alpha1/actions.go), in the order our messages list them.
 const std::vector<std::string>& VolcanoPolicyActions();
-/// The job plugins the webhook knows (C14).
+/// The job plugins the webhook knows.
 const std::vector<std::string>& VolcanoPlugins();
 
 /// The validating webhook's validateJobCreate on a defaulted Job, in upstream order. Each error
 /// finding's `upstream` is the fragment upstream appends to its message (leading space and
 /// ';' included); VolcanoCreateMessage joins them. The queue checks that need the cluster
-/// (C16 exists, C17 open, C19 leaf) are not run; C18 (the root queue) is.
+/// (the queue exists, is open, is a leaf) are not run; the root-queue check is.
 void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out);
 
 /// The validating webhook's validateJobUpdate: its first error only (none when allowed).

@@ -1,6 +1,7 @@
-// Tests of the Volcano validating webhook's CREATE and UPDATE rules (volcano-job §2-§4): for
-// each rule an object upstream rejects, with the field and upstream's message fragment, and a
-// close one it accepts. Objects go through LintVolcanoJob, as kube-apiserver runs them.
+// Tests of the Volcano validating webhook's CREATE and UPDATE rules (volcano-sh/volcano@ed72c7c8
+// admit_job.go): for each rule an object upstream rejects, with the field and upstream's message
+// fragment, and a close one it accepts. Objects go through LintVolcanoJob, as kube-apiserver runs
+// them.
 #include "validation/volcano_validation.h"
 
 #include <doctest/doctest.h>
@@ -342,7 +343,7 @@ TEST_CASE("volcano create: C14 plugins, C15 volumes, C18 root queue, C20 DAG") {
               "volcano/volume", "spec.volumes[0].volumeClaimName",
               "invalid VolumeClaimName Bad_Name : [");
   ExpectClean(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: data\n"));
-  // The CRD does not require mountPath (spec §5: minLength only), so an absent one reaches C15.
+  // The CRD does not require mountPath (its schema: minLength only), so an absent one reaches C15.
   ExpectError(Job("  volumes:\n  - volumeClaimName: a\n"), "volcano/volume",
               "spec.volumes[0].mountPath", " mountPath is required;");
   // An empty mountPath is the CRD's minLength first.
@@ -406,7 +407,8 @@ TEST_CASE("volcano create: the CRD schema rules") {
         "spec.tasks[0].template.spec.containers[0].imagePullPolicyy");
 }
 
-// The CRD bounds, each rejected one past the limit and admitted exactly at it (spec §5).
+// The CRD bounds, each rejected one past the limit and admitted exactly at it
+// (config/crd/volcano/bases/batch.volcano.sh_jobs.yaml).
 TEST_CASE("volcano create: CRD schema bounds, rejected past the limit, admitted at it") {
   // The schema finding for `field`, with the apiserver's message fragment.
   auto rejected = [](const std::string& yaml, std::string_view rule, std::string_view field,

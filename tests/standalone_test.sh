@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The repository stands alone: no file points outside it. Fails on a mention of the folder CI
+# keeps beside the checkout (dot-dot-slash "shared"), on a section sign followed by a number
+# (a section of a document we do not have), and on an absolute path of some machine (under the
+# root folders work, home, root or Users). Cite upstream code (repository, file, function, commit: see
+# docs/upstream.md) or our own docs/ instead. Only .ci/run, which runs in CI next to that
+# folder, may name it.
+#
+# Usage: tests/standalone_test.sh SOURCE_DIR
+set -uo pipefail
+cd "$1" || exit 2
+
+# The patterns are assembled so that this file does not match them itself.
+dots='\.\.'
+patterns=(
+  "${dots}/shared"
+  $'\u00a7 ?[0-9]'
+  '(^|[^A-Za-z0-9_.$}/-])/(work|home|root|Users)/'
+)
+
+# The tracked files in a git checkout; every file but builds and the fetched corpus otherwise
+# (a release tarball).
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -z "$(git rev-parse --show-prefix)" ]
+then
+  list() { git ls-files -z --cached --others --exclude-standard; }
+else
+  list() {
+    find . -type f ! -path './.git/*' ! -path './build*' ! -path './corpus/*' \
+      ! -path './dist/*' -print0 | sed -z 's|^\./||'
+  }
+fi
+
+files=()
+while IFS= read -r -d '' f; do
+  [ "$f" = .ci/run ] || [ ! -f "$f" ] || files+=("$f")
+done < <(list)
+checked=${#files[@]}
+fail=0
+for p in "${patterns[@]}"; do
+  while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    echo "FAIL: points outside the repository: $hit" | cut -c1-200
+    fail=$((fail + 1))
+  done < <(printf '%s\0' "${files[@]}" | LC_ALL=C.UTF-8 xargs -0 grep -InHE -- "$p" 2>/dev/null)
+done
+
+echo "$checked files checked"
+if [ "$fail" != 0 ]; then
+  echo "Cite upstream code (repository, file, function, commit; docs/upstream.md) or docs/."
+  exit 1
+fi
+echo "no file points outside the repository"
