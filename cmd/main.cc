@@ -217,6 +217,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   lint_cmd->add_option("-j,--jobs", lint.jobs, "Files checked in parallel (default: one per core)");
+  lint_cmd->add_option("--exclude", lint.exclude,
+                       "Leave out files matching GLOB (repeatable): a name anywhere in the path "
+                       "(values.yaml, charts), or a path from its start (deploy/charts/**)");
+  lint_cmd->add_flag("--fail-if-no-objects-found", lint.fail_if_no_objects_found,
+                     "Exit status 1 when no JobSet, Volcano Job or Framework was checked");
   lint_cmd->add_flag("--list-rules", lint.list_rules, "Print the rule registry and exit");
   lint_cmd->add_flag("--fix", lint.fix,
                      "Apply the certain fixes to the files in place, then report what remains "
