@@ -334,6 +334,11 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
     err << "error: --plot is not supported for a Framework\n";
     return 2;
   }
+  if (!flags.fail.empty() || !flags.scenario.empty()) {
+    err << "error: --monte-carlo on a Framework takes its model from flags, not --fail or "
+           "--scenario\n";
+    return 2;
+  }
   if (flags.node_mttf.empty() || flags.run_time.empty()) {
     err << "error: --monte-carlo needs --node-mttf and --run-time\n";
     return 2;
@@ -442,7 +447,8 @@ int SimulateFramework(const Node& object, const std::string& file, const Simulat
     return 2;
   }
   if (steps.empty()) {
-    err << "error: nothing to simulate: give --fail TASKROLE/INDEX:CODE or --scenario\n";
+    err << "error: nothing to simulate: give --fail TASKROLE/INDEX:CODE, --scenario or "
+           "--monte-carlo\n";
     return 2;
   }
   Framework fw = DecodeFramework(object);
