@@ -75,8 +75,10 @@ wrote it keeps it, the others get NAME_2, NAME_3, ...), and a missing or other r
 next to a pod failure policy (set to Never). --fix rewrites only those bytes, atomically, then
 reports the findings that remain; --diff prints the change (git apply and patch -p1 accept it).
 
-Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable path.
-With --fix: from the findings that remain. With --diff: 0 nothing to fix, 1 a diff, 2 as above.
+Exit status: 0 no finding at or above --fail-on, 1 findings (or no object, with
+--fail-if-no-objects-found), 2 usage error, unreadable path or invalid config file (then no
+report is written). With --fix: from the findings that remain. With --diff: 0 nothing to fix,
+1 a diff, 2 as above.
 )";
 
 const char kExplainExamples[] = R"(
@@ -195,9 +197,14 @@ CLI::Validator AtLeast(int64_t min) {
   return CLI::Validator(
       [min](std::string& value) -> std::string {
         int64_t v = 0;
-        if (!CLI::detail::lexical_cast(value, v)) return "'" + value + "' is not an integer";
-        if (v < min) return "must be at least " + std::to_string(min) + ", got " + value;
-        return {};
+        if (CLI::detail::lexical_cast(value, v)) {
+          if (v < min) return "must be at least " + std::to_string(min) + ", got " + value;
+          return {};
+        }
+        uint64_t big = 0;  // beyond int64 (a --seed): above any minimum
+        if (value.find('-') == std::string::npos && CLI::detail::lexical_cast(value, big))
+          return {};
+        return "'" + value + "' is not an integer";
       },
       "");
 }
