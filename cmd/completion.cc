@@ -11,6 +11,8 @@
 #include <set>
 #include <utility>
 
+#include "validation/feature_gates.h"
+
 namespace jobset {
 namespace {
 
@@ -19,14 +21,6 @@ struct Described {
   std::string_view name;
   std::string_view description;
 };
-
-/// The JobSet feature gates `--feature-gates` accepts (validation/feature_gates.h; the unit test
-/// checks that this list and the parser agree).
-constexpr std::array<Described, 3> kFeatureGates = {{
-    {"RestartJob", "RestartJob* failure policy actions, per-job restart budgets"},
-    {"InPlaceRestart", "restartStrategy InPlaceRestart"},
-    {"ElasticJobSet", "mutable parallelism and completions on update"},
-}};
 
 /// Descriptions of enumerated option values; the values themselves come from the validators.
 constexpr std::array<Described, 18> kValueDescriptions = {{
@@ -208,7 +202,8 @@ CompletionResult FeatureGateValues(std::string_view value) {
   result.directive = kCompNoSpace | kCompNoFileComp;
   size_t comma = value.rfind(',');
   std::string head(comma == std::string_view::npos ? "" : value.substr(0, comma + 1));
-  for (const Described& gate : kFeatureGates) {
+  for (const FeatureGateInfo& gate : KnownFeatureGates()) {
+    if (gate.field == nullptr) continue;  // locked to true: nothing to set
     std::string name(gate.name);
     if (("," + head).find("," + name + "=") != std::string::npos) continue;
     for (const char* on : {"true", "false"}) {
@@ -333,8 +328,15 @@ CompletionResult Complete(const CLI::App& app, const std::vector<std::string>& w
   std::set<const CLI::Option*> used;
   size_t positionals = 0;
   bool only_positionals = false;  // After "--".
+  bool help = false;              // After `help`: the words name commands.
   for (size_t i = 0; i < before; ++i) {
     const std::string& w = words[i];
+    if (help) {
+      const CLI::App* sub = FindSubcommand(*cmd, w);
+      if (sub == nullptr) return {{}, kCompNoFileComp};
+      cmd = sub;
+      continue;
+    }
     if (pending != nullptr) {
       pending = nullptr;
       continue;
@@ -353,6 +355,10 @@ CompletionResult Complete(const CLI::App& app, const std::vector<std::string>& w
     }
     if (!only_positionals && positionals == 0) {
       if (const CLI::App* sub = FindSubcommand(*cmd, w)) {
+        if (cmd == &app && sub->get_name() == "help") {
+          help = true;
+          continue;
+        }
         cmd = sub;
         used.clear();
         continue;
@@ -364,6 +370,15 @@ CompletionResult Complete(const CLI::App& app, const std::vector<std::string>& w
     ++positionals;
   }
 
+  if (help) {
+    CompletionResult result;
+    result.directive = kCompNoFileComp;
+    for (const CLI::App* sub : cmd->get_subcommands({})) {
+      if (Hidden(*sub) || sub->get_name() == "help") continue;
+      AddIfPrefixed(&result, sub->get_name(), sub->get_description(), word);
+    }
+    return result;
+  }
   if (pending != nullptr) return OptionValues(*cmd, *pending, word);
   if (!only_positionals && !word.empty() && word[0] == '-') {
     size_t eq = word.find('=');

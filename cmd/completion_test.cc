@@ -15,7 +15,7 @@ namespace {
 /// The command-line shape of cmd/main.cc, built the same way: the options completion reads.
 struct TestApp {
   CLI::App app{"test", "kubectl-jobset"};
-  std::vector<std::string> paths, outputs, fail;
+  std::vector<std::string> paths, outputs, fail, help;
   std::string path, config, gates, fail_on = "error", crd, color = "auto", scenario, plot;
   std::string explain_output = "text", version_output = "text";
   bool recursive = false;
@@ -48,6 +48,7 @@ struct TestApp {
     app.add_subcommand("version", "Print the version")
         ->add_option("-o,--output", version_output, "Output format")
         ->check(CLI::IsMember({"text", "json"}));
+    app.add_subcommand("help", "Help about any command")->add_option("COMMAND", help, "A command");
     AddCompletionCommand(app, &completion);
     app.add_subcommand("secret", "Hidden")->group("");
   }
@@ -72,12 +73,24 @@ TEST_CASE("completion: the subcommands at the root, with descriptions, hidden on
   TestApp t;
   CompletionResult r = t.Run({""});
   CHECK(Values(r) ==
-        std::vector<std::string>{"lint", "explain", "simulate", "version", "completion"});
+        std::vector<std::string>{"lint", "explain", "simulate", "version", "help", "completion"});
   CHECK(r.candidates[0].description == "Check manifests");
   CHECK(r.directive == kCompNoFileComp);
   CHECK(Values(t.Run({})) == Values(r));  // No word at all: as an empty one.
   CHECK(Values(t.Run({"li"})) == std::vector<std::string>{"lint"});
   CHECK(t.Run({"zz"}).candidates.empty());
+}
+
+TEST_CASE("completion: help takes commands, not files") {
+  TestApp t;
+  CompletionResult r = t.Run({"help", ""});
+  CHECK(Values(r) ==
+        std::vector<std::string>{"lint", "explain", "simulate", "version", "completion"});
+  CHECK(r.directive == kCompNoFileComp);
+  CHECK(Values(t.Run({"help", "si"})) == std::vector<std::string>{"simulate"});
+  CHECK(t.Run({"help", "lint", ""}).candidates.empty());  // lint has no subcommands
+  CHECK(t.Run({"help", "lint", ""}).directive == kCompNoFileComp);
+  CHECK(t.Run({"help", "nope", ""}).directive == kCompNoFileComp);
 }
 
 TEST_CASE("completion: an unknown command is an error") {

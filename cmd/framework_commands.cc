@@ -334,6 +334,11 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
     err << "error: --plot is not supported for a Framework\n";
     return 2;
   }
+  if (!flags.fail.empty() || !flags.scenario.empty()) {
+    err << "error: --monte-carlo on a Framework takes its model from flags, not --fail or "
+           "--scenario\n";
+    return 2;
+  }
   FrameworkFailureModel m;
   std::string error;
   if (!ReadModelFlags(flags, "", &m, &m.task_restart_time_s, &error)) {
@@ -434,7 +439,8 @@ int SimulateFramework(const Node& object, const std::string& file, const Simulat
     return 2;
   }
   if (steps.empty()) {
-    err << "error: nothing to simulate: give --fail TASKROLE/INDEX:CODE or --scenario\n";
+    err << "error: nothing to simulate: give --fail TASKROLE/INDEX:CODE, --scenario or "
+           "--monte-carlo\n";
     return 2;
   }
   Framework fw = DecodeFramework(object);

@@ -15,6 +15,7 @@
 #include "cmd/report.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
+#include "validation/path_glob.h"
 #include "validation/rule_registry.h"
 #include "validation/unified_diff.h"
 
@@ -127,7 +128,59 @@ bool WriteFixes(const std::vector<FileResult>& results, std::ostream& out, std::
   return ok;
 }
 
+// Whether `dir` holds a file lint would read, at any depth below it (outside `exclude`).
+bool HoldsManifests(const std::filesystem::path& dir, const std::vector<std::string>& exclude) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::string ext = it->path().extension().string();
+    std::error_code ec2;
+    if ((ext == ".yaml" || ext == ".yml" || ext == ".json") &&
+        it->path().filename() != kConfigFileName && it->is_regular_file(ec2) &&
+        !PathExcluded(exclude, it->path().generic_string())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Without -R: a note for each folder named whose subfolders hold manifests that were not read.
+void NoteSubfolders(const LintFlags& flags, std::ostream& err) {
+  namespace fs = std::filesystem;
+  if (flags.recursive) return;
+  for (const std::string& p : flags.paths) {
+    std::error_code ec;
+    if (p == "-" || !fs::is_directory(p, ec)) continue;
+    int with_manifests = 0;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code ec2;
+      if (it->is_directory(ec2) && !PathExcluded(flags.exclude, it->path().generic_string()) &&
+          HoldsManifests(it->path(), flags.exclude)) {
+        ++with_manifests;
+      }
+    }
+    if (with_manifests > 0) {
+      err << "note: " << p << ": " << with_manifests
+          << Plural(with_manifests, " subfolder", " subfolders")
+          << " with YAML or JSON files not searched (use -R to descend)\n";
+    }
+  }
+}
+
 }  // namespace
+
+std::string FeatureGatesHelp() {
+  std::string text =
+      "Feature gates (--feature-gates NAME=true,...; all off by default, as upstream):\n";
+  size_t width = 0;
+  for (const FeatureGateInfo& g : KnownFeatureGates()) width = std::max(width, g.name.size());
+  for (const FeatureGateInfo& g : KnownFeatureGates()) {
+    text += "  " + std::string(g.name) + std::string(width + 2 - g.name.size(), ' ') +
+            std::string(g.description) + "\n";
+  }
+  return text;
+}
 
 bool UseColor(const std::string& color_flag) {
   if (color_flag == "always") return true;
@@ -221,17 +274,33 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     err << "error: " << error << "\n";
     return 2;
   }
+  // Left out: what --exclude names, and config files found in a folder (not manifests).
+  auto left_out = [&](const std::string& f) {
+    if (f == "-") return false;
+    if (PathExcluded(flags.exclude, f)) return true;
+    return std::filesystem::path(f).filename() == kConfigFileName &&
+           std::find(flags.paths.begin(), flags.paths.end(), f) == flags.paths.end();
+  };
+  files.erase(std::remove_if(files.begin(), files.end(), left_out), files.end());
+  NoteSubfolders(flags, err);
   int threads = flags.jobs > 0 ? flags.jobs : static_cast<int>(std::thread::hardware_concurrency());
   std::vector<FileResult> results = LintFiles(files, options, threads);
   bool unreadable = false;
+  std::vector<std::string> said;  // a bad config file is named once, not for each of its files
   for (const FileResult& r : results) {
-    if (r.read_error) {
-      err << "error: " << r.error << "\n";
-      unreadable = true;
-    }
+    if (!r.read_error) continue;
+    unreadable = true;
+    if (std::find(said.begin(), said.end(), r.error) != said.end()) continue;
+    err << "error: " << r.error << "\n";
+    said.push_back(r.error);
   }
   if (flags.diff) return PrintDiff(results, unreadable, out, err);
   if (flags.fix && !WriteFixes(results, out, err)) unreadable = true;
+  // A run that failed writes no report: a report of the rest would read as a clean result.
+  if (unreadable) {
+    err << "error: no report written (exit status 2)\n";
+    return 2;
+  }
   std::ostream& report = fix_stdin ? err : out;
   for (const auto& [format, file] : outputs) {
     std::string text;
@@ -256,11 +325,17 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
       return 2;
     }
   }
-  if (unreadable) return 2;
+  int status = 0;
   for (const FileResult& r : results)
     for (const Finding& f : r.findings)
-      if (f.severity >= threshold && f.suppressed_by.empty()) return 1;
-  return 0;
+      if (f.severity >= threshold && f.suppressed_by.empty()) status = 1;
+  if (flags.fail_if_no_objects_found && Summarize(results).objects == 0) {
+    err << "error: no JobSet, Volcano Job or Framework found in " << results.size()
+        << Plural(static_cast<int>(results.size()), " file", " files")
+        << " (--fail-if-no-objects-found)\n";
+    status = 1;
+  }
+  return status;
 }
 
 }  // namespace jobset

@@ -26,12 +26,21 @@ struct LintFlags {
   bool fix = false;
   /// Print the fixes as a unified diff instead (exit status 1 when there is one).
   bool diff = false;
+  /// --exclude GLOB: files left out (validation/path_glob.h says what matches).
+  std::vector<std::string> exclude;
+  /// Exit status 1 when no supported object was checked (kube-linter's flag).
+  bool fail_if_no_objects_found = false;
 };
 
-/// Runs lint and returns the exit status: 0 clean, 1 findings at or above --fail-on, 2 usage
-/// error or an unreadable path (message on `err`). With --diff: 0 nothing to fix, 1 a diff, 2
-/// usage error or an unreadable path.
+/// Runs lint and returns the exit status: 0 clean, 1 findings at or above --fail-on (or no
+/// object with --fail-if-no-objects-found), 2 usage error or an unreadable path or config file
+/// (message on `err`, and no report written: a failed run never reads as a clean one). With --diff:
+/// 0 nothing to fix, 1 a diff, 2 usage error or an unreadable path.
 int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err);
+
+/// The feature gates for --help, one a line with what each changes, from the table the parser
+/// uses (validation/feature_gates.h).
+std::string FeatureGatesHelp();
 
 /// Whether to colour output: --color, then NO_COLOR, then whether stdout is a terminal.
 bool UseColor(const std::string& color_flag);

@@ -1,7 +1,10 @@
 // kubectl-jobset: the kubectl plugin. `kubectl jobset <command>` once on PATH.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cmd/completion.h"
 #include "cmd/explain_command.h"
@@ -9,6 +12,7 @@
 #include "cmd/netcheck_command.h"
 #include "cmd/simulate_command.h"
 #include "validation/rule_registry.h"
+#include "validation/suggest.h"
 
 namespace {
 
@@ -51,7 +55,9 @@ Examples:
 
   # Fix a stream: the fixed document on stdout, the report on stderr
   kustomize build overlays/prod | kubectl jobset lint --fix - | kubectl apply -f -
+)";
 
+const char kLintDetails[] = R"(
 Suppressing a warning (errors the API server would reject cannot be suppressed):
   metadata:
     annotations:
@@ -69,8 +75,10 @@ wrote it keeps it, the others get NAME_2, NAME_3, ...), and a missing or other r
 next to a pod failure policy (set to Never). --fix rewrites only those bytes, atomically, then
 reports the findings that remain; --diff prints the change (git apply and patch -p1 accept it).
 
-Exit status: 0 no finding at or above --fail-on, 1 findings, 2 usage error or unreadable path.
-With --fix: from the findings that remain. With --diff: 0 nothing to fix, 1 a diff, 2 as above.
+Exit status: 0 no finding at or above --fail-on, 1 findings (or no object, with
+--fail-if-no-objects-found), 2 usage error, unreadable path or invalid config file (then no
+report is written). With --fix: from the findings that remain. With --diff: 0 nothing to fix,
+1 a diff, 2 as above.
 )";
 
 const char kExplainExamples[] = R"(
@@ -179,6 +187,86 @@ Exit status (diagnose): 0 no fault node in the verdict (or no check in the log),
 2 usage error or unreadable file.
 )";
 
+// The lint footer: the examples, the feature gates, the rest.
+std::string LintFooter() {
+  return std::string(kLintExamples) + "\n" + jobset::FeatureGatesHelp() + kLintDetails;
+}
+
+// A value at least `min` (CLI11's Range prints its bounds as doubles).
+CLI::Validator AtLeast(int64_t min) {
+  return CLI::Validator(
+      [min](std::string& value) -> std::string {
+        int64_t v = 0;
+        if (CLI::detail::lexical_cast(value, v)) {
+          if (v < min) return "must be at least " + std::to_string(min) + ", got " + value;
+          return {};
+        }
+        uint64_t big = 0;  // beyond int64 (a --seed): above any minimum
+        if (value.find('-') == std::string::npos && CLI::detail::lexical_cast(value, big))
+          return {};
+        return "'" + value + "' is not an integer";
+      },
+      "");
+}
+
+// The visible subcommands of `cmd` (not `help`).
+std::vector<std::string> CommandNames(const CLI::App& cmd) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : cmd.get_subcommands(
+           [](const CLI::App* s) { return !s->get_group().empty() && s->get_name() != "help"; })) {
+    names.push_back(sub->get_name());
+  }
+  return names;
+}
+
+// Cobra's answer to an unknown command: its name, the nearest command, where to look.
+int UnknownCommand(const std::string& word, const std::string& path, const CLI::App& cmd) {
+  std::cerr << "error: unknown command \"" << word << "\" for \"" << path << "\"\n";
+  std::string near = jobset::NearestCommand(word, CommandNames(cmd));
+  if (!near.empty()) std::cerr << "\nDid you mean this?\n\t" << near << "\n";
+  std::cerr << "\nRun '" << path << " --help' for usage.\n";
+  return 2;
+}
+
+// Walks the leading words naming (sub)commands; at the first one that names none where a
+// command is expected, reports it (CLI11 would only say "A subcommand is required"). Stops at the
+// first flag. Returns 0 when every command word is known.
+int CheckCommandWords(const CLI::App& app, const std::string& prog, int argc, char** argv) {
+  const CLI::App* cmd = &app;
+  std::string path = prog;
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return 0;
+    if (cmd->get_subcommands({}).empty()) return 0;  // a positional argument
+    std::vector<const CLI::App*> subs =
+        cmd->get_subcommands([&](const CLI::App* s) { return s->check_name(word); });
+    if (subs.empty()) return UnknownCommand(word, path, *cmd);
+    cmd = subs.front();
+    path += " " + cmd->get_name();
+    if (cmd->get_name() == "help") return 0;  // its arguments are checked when it runs
+  }
+  return 0;
+}
+
+// `help [COMMAND...]`: the help of that command, as `COMMAND --help` prints it.
+int RunHelp(const CLI::App& app, const std::string& prog, const std::vector<std::string>& words) {
+  const CLI::App* cmd = &app;
+  std::string prev;  // the command path before `cmd`, as CLI11's help(prev) wants it
+  std::string path = prog;
+  for (const std::string& word : words) {
+    std::vector<const CLI::App*> subs = cmd->get_subcommands(
+        [&](const CLI::App* s) { return !s->get_group().empty() && s->check_name(word); });
+    if (subs.empty() || subs.front()->get_name() == "help") return UnknownCommand(word, path, *cmd);
+    prev = path;
+    cmd = subs.front();
+    path += " " + cmd->get_name();
+  }
+  // The app's own help(), with `help` selected, would print that command's.
+  std::cout << (cmd == &app ? app.get_formatter()->make_help(&app, prog, CLI::AppFormatMode::Normal)
+                            : cmd->help(prev));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,6 +277,8 @@ int main(int argc, char** argv) {
       prog};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(JOBSET_VERSION));
+  // A flag given twice takes the last value, as kubectl's flags do (repeatable flags keep all).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 
   jobset::LintFlags lint;
   CLI::App* lint_cmd = app.add_subcommand(
@@ -216,7 +306,13 @@ int main(int argc, char** argv) {
   lint_cmd->add_option("--color", lint.color, "Colour text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  lint_cmd->add_option("-j,--jobs", lint.jobs, "Files checked in parallel (default: one per core)");
+  lint_cmd->add_option("-j,--jobs", lint.jobs, "Files checked in parallel (default: one per core)")
+      ->check(AtLeast(1));
+  lint_cmd->add_option("--exclude", lint.exclude,
+                       "Leave out files matching GLOB (repeatable): a name anywhere in the path "
+                       "(values.yaml, charts), or a path from its start (deploy/charts/**)");
+  lint_cmd->add_flag("--fail-if-no-objects-found", lint.fail_if_no_objects_found,
+                     "Exit status 1 when no JobSet, Volcano Job or Framework was checked");
   lint_cmd->add_flag("--list-rules", lint.list_rules, "Print the rule registry and exit");
   lint_cmd->add_flag("--fix", lint.fix,
                      "Apply the certain fixes to the files in place, then report what remains "
@@ -224,7 +320,7 @@ int main(int argc, char** argv) {
   lint_cmd->add_flag("--diff", lint.diff,
                      "Print the certain fixes as a unified diff instead of applying them (exit "
                      "status 1 when there is one)");
-  lint_cmd->footer(kLintExamples);
+  lint_cmd->footer(LintFooter());
 
   jobset::ExplainFlags explain;
   CLI::App* explain_cmd = app.add_subcommand(
@@ -260,10 +356,13 @@ int main(int argc, char** argv) {
                     "Estimate the policy's cost under a failure model over many runs");
   sim_cmd->add_option("--runs", sim.runs, "Monte Carlo runs")->capture_default_str();
   sim_cmd->add_option("--seed", sim.seed, "Random seed (same seed, same result)")
-      ->capture_default_str();
-  sim_cmd->add_option("--nodes", sim.nodes,
-                      "Nodes the job spans (default: one per pod, the sum of replicas x "
-                      "parallelism)");
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  sim_cmd
+      ->add_option("--nodes", sim.nodes,
+                   "Nodes the job spans (default: one per pod, the sum of replicas x "
+                   "parallelism)")
+      ->check(AtLeast(1));
   sim_cmd->add_option("--node-mttf", sim.node_mttf, "Mean time to failure of one node, e.g. 6h");
   sim_cmd->add_option("--run-time", sim.run_time, "Failure-free time the job needs, e.g. 24h");
   sim_cmd->add_option("--restart-time", sim.restart_time, "Time to recreate the whole JobSet")
@@ -295,7 +394,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sim_cmd->add_option("--plot", sim.plot, "Write an SVG chart of the distributions");
-  sim_cmd->add_option("-j,--jobs", sim.threads, "Threads (default: one per core)");
+  sim_cmd->add_option("-j,--jobs", sim.threads, "Threads (default: one per core)")
+      ->check(AtLeast(1));
   sim_cmd->footer(kSimulateExamples);
 
   CLI::App* netcheck_cmd = app.add_subcommand(
@@ -330,6 +430,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
 
+  std::vector<std::string> help_words;
+  CLI::App* help_cmd = app.add_subcommand("help", "Help about any command");
+  help_cmd->add_option("COMMAND", help_words, "The command (and subcommand), e.g. lint");
+
   jobset::CompletionFlags completion;
   CLI::App* completion_cmd = jobset::AddCompletionCommand(app, &completion);
   // The hidden `__complete` (Cobra's protocol, for the scripts and kubectl_complete-jobset).
@@ -337,6 +441,7 @@ int main(int argc, char** argv) {
     return jobset::RunComplete(app, *request, std::cout);
   }
 
+  if (int status = CheckCommandWords(app, prog, argc, argv)) return status;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -357,6 +462,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  if (help_cmd->parsed()) return RunHelp(app, prog, help_words);
   if (completion_cmd->parsed()) return jobset::RunCompletion(completion, std::cout, std::cerr);
   if (lint_cmd->parsed()) return jobset::RunLint(lint, std::cout, std::cerr);
   if (explain_cmd->parsed()) return jobset::RunExplain(explain, std::cout, std::cerr);

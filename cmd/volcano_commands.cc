@@ -571,7 +571,8 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
     return 2;
   }
   if (steps.empty()) {
-    err << "error: nothing to simulate: give --fail TASK/INDEX:EVENT[:EXITCODE] or --scenario\n";
+    err << "error: nothing to simulate: give --fail TASK/INDEX:EVENT[:EXITCODE], --scenario or "
+           "--monte-carlo\n";
     return 2;
   }
   VolcanoJob job = DecodeVolcanoJob(object);

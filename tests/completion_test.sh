@@ -110,13 +110,14 @@ bash_complete() {
 if command -v bash >/dev/null 2>&1; then
   ran=$((ran + 1))
   check "bash: subcommand" "lint|()" "$(bash_complete 'kubectl-jobset li')"
-  check "bash: all subcommands" "lint|explain|simulate|netcheck|version|completion|()" \
+  check "bash: all subcommands" "lint|explain|simulate|netcheck|version|help|completion|()" \
     "$(bash_complete 'kubectl-jobset ')"
   check "bash: netcheck subcommands" "plan|diagnose|()" \
     "$(bash_complete 'kubectl-jobset netcheck ')"
   check "bash: netcheck plan flag" "--node-groups|()" \
     "$(bash_complete 'kubectl-jobset netcheck plan --node-')"
-  check "bash: flag" "--fail-on|()" "$(bash_complete 'kubectl-jobset lint --fa')"
+  check "bash: flag" "--fail-on|()" "$(bash_complete 'kubectl-jobset lint --fail-o')"
+  check "bash: help COMMAND" "plan|()" "$(bash_complete 'kubectl-jobset help netcheck pl')"
   check "bash: --fix and --diff" "--fix|()" "$(bash_complete 'kubectl-jobset lint --diff --fi')"
   check "bash: value after a flag that takes none" "warning|()" \
     "$(bash_complete 'kubectl-jobset lint -R --fail-on w')"
@@ -216,7 +217,7 @@ if command -v fish >/dev/null 2>&1; then
   check "fish: descriptions" "$(kubectl-jobset __complete li | head -1)" \
     "$(fish --no-config -c "source $(printf '%q' "$src/completions/kubectl-jobset.fish");
       complete -C 'kubectl-jobset li'")"
-  check "fish: flag" "--fail-on" "$(fish_complete 'kubectl-jobset lint --fa')"
+  check "fish: flag" "--fail-on" "$(fish_complete 'kubectl-jobset lint --fail-o')"
   check "fish: --fix" "--fix" "$(fish_complete 'kubectl-jobset lint --diff --fi')"
   check "fish: --diff" "--diff" "$(fish_complete 'kubectl-jobset lint --di')"
   check "fish: values" "error info warning" "$(fish_complete 'kubectl-jobset lint -R --fail-on ')"

@@ -13,6 +13,18 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
+const std::vector<FeatureGateInfo>& KnownFeatureGates() {
+  static const std::vector<FeatureGateInfo> gates = {
+      {"RestartJob", "RestartJob* failure policy actions, per-job restart budgets",
+       &FeatureGates::restart_job},
+      {"InPlaceRestart", "restartStrategy InPlaceRestart", &FeatureGates::in_place_restart},
+      {"ElasticJobSet", "mutable parallelism and completions on update",
+       &FeatureGates::elastic_jobset},
+      {"TLSOptions", "GA and locked to true upstream: accepted, changes nothing", nullptr},
+  };
+  return gates;
+}
+
 bool ParseFeatureGates(std::string_view text, FeatureGates* gates, std::string* error) {
   while (!text.empty()) {
     size_t comma = text.find(',');
@@ -35,21 +47,20 @@ bool ParseFeatureGates(std::string_view text, FeatureGates* gates, std::string* 
                "' (want true or false)";
       return false;
     }
-    if (name == "RestartJob")
-      gates->restart_job = on;
-    else if (name == "InPlaceRestart")
-      gates->in_place_restart = on;
-    else if (name == "ElasticJobSet")
-      gates->elastic_jobset = on;
-    else if (name == "TLSOptions") {
-      // GA and locked to true upstream: accepted, changes nothing here.
-      if (!on) {
-        *error = "feature gate TLSOptions is GA and locked to true";
-        return false;
-      }
-    } else {
-      *error = "unknown feature gate '" + std::string(name) +
-               "' (known: RestartJob, InPlaceRestart, ElasticJobSet, TLSOptions)";
+    const FeatureGateInfo* gate = nullptr;
+    for (const FeatureGateInfo& g : KnownFeatureGates())
+      if (g.name == name) gate = &g;
+    if (gate == nullptr) {
+      std::string known;
+      for (const FeatureGateInfo& g : KnownFeatureGates())
+        known += (known.empty() ? "" : ", ") + std::string(g.name);
+      *error = "unknown feature gate '" + std::string(name) + "' (known: " + known + ")";
+      return false;
+    }
+    if (gate->field != nullptr) {
+      gates->*(gate->field) = on;
+    } else if (!on) {
+      *error = "feature gate " + std::string(name) + " is GA and locked to true";
       return false;
     }
   }
@@ -57,12 +68,11 @@ bool ParseFeatureGates(std::string_view text, FeatureGates* gates, std::string* 
 }
 
 std::string FormatFeatureGates(const FeatureGates& gates) {
-  std::vector<std::string> on;
-  if (gates.restart_job) on.push_back("RestartJob=true");
-  if (gates.in_place_restart) on.push_back("InPlaceRestart=true");
-  if (gates.elastic_jobset) on.push_back("ElasticJobSet=true");
   std::string out;
-  for (const std::string& s : on) out += (out.empty() ? "" : ",") + s;
+  for (const FeatureGateInfo& g : KnownFeatureGates()) {
+    if (g.field != nullptr && gates.*(g.field))
+      out += (out.empty() ? "" : ",") + std::string(g.name) + "=true";
+  }
   return out;
 }
 

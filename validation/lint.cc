@@ -9,6 +9,7 @@
 #include "validation/analysis.h"
 #include "validation/defaults.h"
 #include "validation/fix.h"
+#include "validation/helm_template.h"
 #include "validation/jobset_types.h"
 #include "validation/jobset_validation.h"
 #include "validation/kinds.h"
@@ -36,6 +37,16 @@ void LintDocumentObject(const Node& object, int document, const FixSite& site,
   const KindHandler* handler = FindKindHandler(object);
   if (!handler) {
     ++result->skipped;
+    Finding f;
+    if (FindIdentityProblem(object, &f)) {
+      f.file = result->path;
+      f.document = document;
+      f.api_version = std::string(object.StringOr("apiVersion"));
+      f.kind = std::string(object.StringOr("kind"));
+      const Node* md = object.Find("metadata");
+      f.name = std::string(md ? md->StringOr("name") : std::string_view());
+      result->findings.push_back(std::move(f));
+    }
     return;
   }
   ++result->objects;
@@ -53,6 +64,13 @@ void LintDocumentObject(const Node& object, int document, const FixSite& site,
     f.name = name;
     result->findings.push_back(std::move(f));
   }
+}
+
+// A document that names no apiVersion and no kind (a Helm values.yaml, a package.json) is no
+// Kubernetes object: nothing about it is reported, not even its duplicate keys.
+bool Identityless(const Document& doc) {
+  return doc.parsed && (!doc.root.is_map() || (doc.root.Find("apiVersion") == nullptr &&
+                                               doc.root.Find("kind") == nullptr));
 }
 
 }  // namespace
@@ -84,12 +102,30 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   FileResult result;
   result.path = file.path;
   result.bom = file.bom;
+  // A Helm template is not YAML until rendered: one finding that says so, instead of syntax
+  // errors (or findings on `{{ }}` values).
+  if (Mark helm = FindHelmTemplateAction(file.text); helm.known()) {
+    Finding f;
+    f.rule = "input/helm-template";
+    f.severity = Severity::kInfo;
+    f.mark = helm;
+    f.file = file.path;
+    f.message =
+        "Helm template syntax ({{ ... }}): not checked; render the chart first, e.g. "
+        "helm template RELEASE CHART | kubectl jobset lint -";
+    result.findings.push_back(std::move(f));
+    return result;
+  }
   std::vector<size_t> line_starts = LineStarts(file.text);
   for (Finding f : file.problems) {
     f.file = file.path;
     result.findings.push_back(std::move(f));
   }
   for (const Document& doc : file.documents) {
+    if (Identityless(doc)) {
+      ++result.skipped;
+      continue;
+    }
     for (Finding f : doc.problems) {
       f.file = file.path;
       f.document = doc.index;
@@ -141,9 +177,13 @@ std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const L
         per_file[i].gates = *per_file[i].config.gates;
     }
   }
+  std::vector<char> ignored(files.size(), 0);
+  for (size_t i = 0; i < files.size(); ++i)
+    ignored[i] = !results[i].read_error && IgnoredByConfig(per_file[i].config, files[i]);
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < files.size(); i = next++) {
+      if (ignored[i]) continue;
       if (results[i].read_error) {
         results[i].path = files[i];
         continue;
@@ -173,7 +213,10 @@ std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const L
   for (int t = 1; t < n; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
-  return results;
+  std::vector<FileResult> kept;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!ignored[i]) kept.push_back(std::move(results[i]));
+  return kept;
 }
 
 }  // namespace jobset

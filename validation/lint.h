@@ -58,7 +58,8 @@ std::vector<Finding> LintObjectInPlace(Node* object, const LintOptions& options)
 /// Checks every document of a loaded file.
 FileResult LintSource(const SourceFile& file, const LintOptions& options);
 
-/// Loads and checks files on up to `threads` threads; results come back in `files` order.
+/// Loads and checks files on up to `threads` threads; results come back in `files` order, without
+/// the files their config's ignorePaths leave out.
 std::vector<FileResult> LintFiles(const std::vector<std::string>& files, const LintOptions& options,
                                   int threads);
 

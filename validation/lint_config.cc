@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "validation/loader.h"
+#include "validation/path_glob.h"
 #include "validation/rule_registry.h"
 
 namespace jobset {
@@ -144,12 +145,40 @@ bool LoadLintConfig(const std::string& path, LintConfig* out, std::string* error
         }
         out->rules.push_back(s);
       }
+    } else if (e.key == "ignorePaths") {
+      std::vector<const Node*> items;
+      if (e.value.is_string()) items.push_back(&e.value);
+      if (e.value.is_seq())
+        for (const Node& item : e.value.items) items.push_back(&item);
+      if (items.empty() && !e.value.is_seq()) {
+        *error = where + ": want a list of path globs (- charts/**)";
+        return false;
+      }
+      for (const Node* item : items) {
+        if (!item->is_string() || item->text.empty()) {
+          *error = path + ":" + std::to_string(item->mark.line) +
+                   ": ignorePaths: want a path glob (a non-empty string)";
+          return false;
+        }
+        out->ignore_paths.push_back(item->text);
+      }
     } else {
-      *error = where + ": unknown field (featureGates, rules)";
+      *error = where + ": unknown field (featureGates, rules, ignorePaths)";
       return false;
     }
   }
   return true;
+}
+
+bool IgnoredByConfig(const LintConfig& config, const std::string& file) {
+  if (config.ignore_paths.empty() || file == "-") return false;
+  std::error_code ec;
+  fs::path dir = fs::absolute(fs::path(config.path).parent_path(), ec).lexically_normal();
+  fs::path abs = fs::absolute(file, ec).lexically_normal();
+  fs::path rel = abs.lexically_relative(dir);
+  std::string under = !ec && !rel.empty() && *rel.begin() != ".." ? rel.generic_string()
+                                                                  : fs::path(file).generic_string();
+  return PathExcluded(config.ignore_paths, under);
 }
 
 std::string FindLintConfig(const std::string& dir) {
@@ -159,7 +188,12 @@ std::string FindLintConfig(const std::string& dir) {
   while (true) {
     fs::path candidate = p / kConfigFileName;
     std::error_code missing;  // not found is not an error here
-    if (fs::is_regular_file(candidate, missing)) return candidate.string();
+    if (fs::is_regular_file(candidate, missing)) {
+      // Named relative to the current folder when it is in it, as the user would name it.
+      fs::path rel = candidate.lexically_relative(fs::current_path(missing));
+      if (!missing && !rel.empty() && *rel.begin() != "..") return rel.string();
+      return candidate.string();
+    }
     if (!p.has_parent_path() || p.parent_path() == p) return "";
     p = p.parent_path();
   }

@@ -30,13 +30,20 @@ struct LintConfig {
   std::string path;  ///< Where it came from ("" for none).
   std::optional<FeatureGates> gates;
   std::vector<RuleSetting> rules;  ///< Later entries win.
+  /// `ignorePaths:` globs of files left out of the run, relative to the config file's folder
+  /// (validation/path_glob.h says what matches).
+  std::vector<std::string> ignore_paths;
 };
+
+/// Whether `config`'s ignorePaths leave out `file` (a path as named; "-" never is).
+bool IgnoredByConfig(const LintConfig& config, const std::string& file);
 
 /// Reads a config file. Gives false and a message naming the file and field on any problem,
 /// including an attempt to disable or re-grade a rule whose verdict is the API server's.
 bool LoadLintConfig(const std::string& path, LintConfig* out, std::string* error);
 
-/// The nearest `.kubectl-jobset.yaml` in `dir` or above, or "".
+/// The nearest `.kubectl-jobset.yaml` in `dir` or above, or "". Relative to the current folder
+/// when it is in it, else absolute.
 std::string FindLintConfig(const std::string& dir);
 
 /// Applies the config's rule settings: drops disabled findings, re-grades the others. Findings

@@ -180,4 +180,39 @@ TEST_CASE("config: found upwards from the linted file, its gates under the flag'
   fs::remove_all(root);
 }
 
+TEST_CASE("config: ignorePaths leave files out, relative to the config file's folder") {
+  fs::path root = fs::temp_directory_path() / "kubectl-jobset-ignore-paths";
+  fs::remove_all(root);
+  fs::create_directories(root / "chart" / "templates");
+  fs::create_directories(root / "jobs");
+  std::ofstream(root / ".kubectl-jobset.yaml") << "ignorePaths:\n- chart/**\n- '*.draft.yaml'\n";
+  for (const char* f : {"chart/templates/a.yaml", "jobs/b.draft.yaml", "jobs/c.yaml"})
+    std::ofstream(root / f) << "apiVersion: v1\nkind: ConfigMap\n";
+  LintConfig c;
+  std::string error;
+  REQUIRE_MESSAGE(LoadLintConfig((root / ".kubectl-jobset.yaml").string(), &c, &error), error);
+  CHECK(c.ignore_paths == std::vector<std::string>{"chart/**", "*.draft.yaml"});
+  CHECK(IgnoredByConfig(c, (root / "chart/templates/a.yaml").string()));
+  CHECK(IgnoredByConfig(c, (root / "jobs/b.draft.yaml").string()));
+  CHECK_FALSE(IgnoredByConfig(c, (root / "jobs/c.yaml").string()));
+  CHECK_FALSE(IgnoredByConfig(c, "-"));
+  LintOptions o;
+  o.find_config = true;
+  std::vector<FileResult> r =
+      LintFiles({(root / "chart/templates/a.yaml").string(), (root / "jobs/b.draft.yaml").string(),
+                 (root / "jobs/c.yaml").string()},
+                o, 2);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].path == (root / "jobs/c.yaml").string());
+  // A value that is no list of globs is refused, naming the file and line.
+  std::ofstream(root / "bad.yaml") << "ignorePaths:\n- 3\n";
+  CHECK_FALSE(LoadLintConfig((root / "bad.yaml").string(), &c, &error));
+  CHECK(error ==
+        (root / "bad.yaml").string() + ":2: ignorePaths: want a path glob (a non-empty string)");
+  std::ofstream(root / "bad2.yaml") << "ignorePaths: {a: b}\n";
+  CHECK_FALSE(LoadLintConfig((root / "bad2.yaml").string(), &c, &error));
+  CHECK(error.find(":1: ignorePaths: want a list of path globs") != std::string::npos);
+  fs::remove_all(root);
+}
+
 }  // namespace jobset

@@ -150,6 +150,57 @@ TEST_CASE("lint: kind List items, other kinds and findings carry their document"
   CHECK(f.mark.column == 59);
 }
 
+TEST_CASE("lint: a misspelt identity is an error of its document, other kinds stay quiet") {
+  SourceFile source = ParseSource("typos.yaml",
+                                  "apiVersion: batch/v1\nkind: Job\nmetadata: {name: native}\n"
+                                  "---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: Jobset\n"
+                                  "metadata: {name: typo}\n");
+  FileResult r = LintSource(source, Options());
+  CHECK(r.objects == 0);
+  CHECK(r.skipped == 2);
+  REQUIRE(r.findings.size() == 1);
+  const Finding& f = r.findings[0];
+  CHECK(f.rule == "input/unknown-kind");
+  CHECK(f.document == 1);
+  CHECK(f.name == "typo");
+  CHECK(f.kind == "Jobset");
+  CHECK(f.api_version == "jobset.x-k8s.io/v1alpha2");
+  CHECK(f.field == "kind");
+  CHECK(f.mark.line == 6);
+}
+
+TEST_CASE("lint: documents without apiVersion and kind give no findings, duplicate keys neither") {
+  // A Helm values.yaml and a package.json.
+  SourceFile values = ParseSource("values.yaml", "image: a\nreplicas: 2\nimage: b\n");
+  SourceFile package = ParseSource("package.json", "{\"name\": \"x\", \"name\": \"y\"}");
+  for (const SourceFile* f : {&values, &package}) {
+    FileResult r = LintSource(*f, Options());
+    INFO(Describe(r));
+    CHECK(r.findings.empty());
+    CHECK(r.skipped == 1);
+  }
+  // With a kind, the duplicate key is still reported.
+  FileResult r = LintSource(ParseSource("cm.yaml", "kind: ConfigMap\nx: 1\nx: 2\n"), Options());
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].rule == "yaml/duplicate-key");
+}
+
+TEST_CASE("lint: a Helm template gets one info finding instead of syntax errors") {
+  SourceFile source = ParseSource("templates/job.yaml",
+                                  "{{- if .Values.enabled }}\n"
+                                  "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"
+                                  "metadata:\n  name: {{ .Release.Name }}\n{{- end }}\n");
+  FileResult r = LintSource(source, Options());
+  INFO(Describe(r));
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].rule == "input/helm-template");
+  CHECK(r.findings[0].severity == Severity::kInfo);
+  CHECK(r.findings[0].mark.line == 1);
+  CHECK(r.findings[0].message.find("helm template RELEASE CHART | kubectl jobset lint -") !=
+        std::string::npos);
+  CHECK(r.objects == 0);
+}
+
 TEST_CASE("lint: syntax errors are error findings, other documents still checked") {
   SourceFile source = ParseSource("x.yaml",
                                   "apiVersion: jobset.x-k8s.io/v1alpha2\n"

@@ -16,6 +16,12 @@ const std::vector<RuleInfo>& AllRules() {
       {"input/too-deep", S::kError, R::kInput, "The document nests deeper than the limit."},
       {"input/too-many-values", S::kError, R::kInput,
        "The document expands to too many values (an alias bomb)."},
+      {"input/unknown-api-version", S::kError, R::kInput,
+       "apiVersion is missing, or names a version or group our kinds are not served in."},
+      {"input/unknown-kind", S::kError, R::kInput,
+       "kind is missing, or misspells a kind of the apiVersion's group."},
+      {"input/helm-template", S::kInfo, R::kInput,
+       "The file is a Helm chart template: render it with helm template, then lint that."},
       // kube-apiserver: object metadata, the CRD schema and its CEL rules.
       {"metadata/name", S::kError, R::kSchema,
        "metadata.name (or generateName) is missing or not a DNS-1123 subdomain."},

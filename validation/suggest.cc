@@ -58,6 +58,23 @@ std::string Nearest(std::string_view word, const std::vector<std::string>& candi
   return best;
 }
 
+std::string NearestCommand(std::string_view word, const std::vector<std::string>& commands) {
+  if (word.empty()) return "";
+  std::string best;
+  int best_distance = 3;
+  for (const std::string& c : commands) {
+    const int d = EditDistance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  if (!best.empty()) return best;
+  for (const std::string& c : commands)
+    if (c.size() > word.size() && EditDistance(word, c.substr(0, word.size())) == 0) return c;
+  return "";
+}
+
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
   std::string nearest = Nearest(word, candidates);
   return nearest.empty() ? "" : "; did you mean '" + nearest + "'?";

@@ -16,6 +16,10 @@ int EditDistance(std::string_view a, std::string_view b);
 /// '.' and spaces ("job set" for "JobSet"). An exact match is returned as itself.
 std::string Nearest(std::string_view word, const std::vector<std::string>& candidates);
 
+/// The command nearest to a mistyped one, as Cobra (kubectl's command library) suggests: at most
+/// two edits away, or one that starts with `word`; "" when none is near.
+std::string NearestCommand(std::string_view word, const std::vector<std::string>& commands);
+
 /// "; did you mean 'X'?" for the nearest candidate, or "" when there is none.
 std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -33,4 +33,14 @@ TEST_CASE("suggest: the nearest known name, only when it is a likely typo") {
   CHECK(JoinNames({"a", "b"}) == "a, b");
 }
 
+TEST_CASE("suggest: the nearest command, a prefix, or nothing") {
+  std::vector<std::string> commands = {"lint", "explain", "simulate", "netcheck", "version"};
+  CHECK(NearestCommand("lnit", commands) == "lint");
+  CHECK(NearestCommand("simulat", commands) == "simulate");
+  CHECK(NearestCommand("exp", commands) == "explain");  // a prefix, as Cobra suggests
+  CHECK(NearestCommand("deploy", commands).empty());
+  CHECK(NearestCommand("", commands).empty());
+  CHECK(NearestCommand("lint", {"lint", "lint"}) == "lint");
+}
+
 }  // namespace jobset

@@ -164,10 +164,14 @@ TEST_CASE("volcano lint: kinds are told apart by apiVersion and kind") {
   FileResult r = LintSource(f, LintOptions{});
   CHECK(r.objects == 1);
   CHECK(r.skipped == 2);
-  REQUIRE(r.findings.size() == 1);
+  // The batch/v1 Job is skipped quietly; v1beta1 is no version Volcano serves its Job in.
+  REQUIRE(r.findings.size() == 2);
   CHECK(r.findings[0].rule == "volcano/root-queue");
   CHECK(r.findings[0].kind == "Job");
   CHECK(r.findings[0].api_version == "batch.volcano.sh/v1alpha1");
+  CHECK(r.findings[1].rule == "input/unknown-api-version");
+  CHECK(r.findings[1].api_version == "batch.volcano.sh/v1beta1");
+  CHECK(r.findings[1].name == "other");
 }
 
 }  // namespace

@@ -74,9 +74,11 @@ bool ParseTlsVersion(std::string_view text, int* out) {
 FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config, std::string* out,
                        std::string* err) {
   CLI::App app{
-      "jobset-webhook: validating and mutating admission webhook for JobSets, with the same "
-      "verdicts as `kubectl jobset lint`.",
+      "jobset-webhook: validating and mutating admission webhook for JobSets and Volcano Jobs "
+      "(batch.volcano.sh/v1alpha1), with the same verdicts as `kubectl jobset lint`.",
       "jobset-webhook"};
+  // A flag given twice takes the last value, as Kubernetes components' flags do.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   WebhookConfig& c = *config;
   bool version = false;
   std::string gates, tls_min = "VersionTLS12";

@@ -113,4 +113,17 @@ TEST_CASE("flags: usage errors") {
   CHECK(Parse({"--version"}, &c, &err) == FlagsResult::kExitOk);
 }
 
+TEST_CASE("flags: --help names both kinds served; a flag given twice takes the last value") {
+  WebhookConfig c;
+  std::vector<const char*> help = {"jobset-webhook", "--help"};
+  std::string out, err;
+  CHECK(ParseFlags(2, help.data(), &c, &out, &err) == FlagsResult::kExitOk);
+  CHECK(out.find("JobSets and Volcano Jobs") != std::string::npos);
+  CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--port", "1", "--port", "2",
+               "--tls-cert-file", "d"},
+              &c, &err) == FlagsResult::kRun);
+  CHECK(c.port == 2);
+  CHECK(c.cert_file == "d");
+}
+
 }  // namespace jobset::webhook
