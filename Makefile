@@ -1,10 +1,14 @@
 # The two commands: `make demo` and `make test`. Both install what is missing first.
 DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson-dev \
-        libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev libmimalloc-dev
+        libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev libmimalloc-dev \
+        clang-14 libclang-rt-14-dev
 # Tools some tests drive; each test skips cleanly when its tool is absent.
 TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+# Seconds each fuzz target runs in `make test` (docs/fuzzing.md: longer runs).
+FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DJOBSET_WERROR=ON
 # The upstream corpus some tests read (README: "The upstream corpus"); unset, CMake keeps its
@@ -12,7 +16,7 @@ CMAKE_FLAGS ?= -DJOBSET_WERROR=ON
 JOBSET_CORPUS_DIR ?=
 CORPUS_FLAG := $(if $(JOBSET_CORPUS_DIR),-DJOBSET_CORPUS_DIR=$(abspath $(JOBSET_CORPUS_DIR)))
 
-.PHONY: all deps build demo test test-asan bench dist corpus clean
+.PHONY: all deps build demo test test-asan test-fuzz bench dist corpus clean
 
 all: build
 
@@ -87,6 +91,7 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, but for the
 # webhook's timed load and fault test over TLS (its deadlines assume an optimised build; the
@@ -97,6 +102,15 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '^webhook_integration(_corpus)?$$'
+
+# The libFuzzer targets of fuzz/ (lint, JSON parsing, admission), built with clang under ASan
+# and UBSan, each run for FUZZ_SECONDS from the seeds: any crash, leak, sanitizer report,
+# timeout or out-of-memory fails (docs/fuzzing.md).
+test-fuzz: deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DJOBSET_FUZZ=ON -DJOBSET_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 bench: build
 	bench/run.sh $(BUILD)
@@ -113,4 +127,4 @@ corpus:
 	tools/fetch_corpus.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -105,5 +105,10 @@ sort -g "$TIMES" | awk -v tool="$TOOL" -v runs="$RUNS" '
       NR, sum / NR, p95, tool
   }' | tee "$OUT/small.txt"
 
+section "hostile input: CPU time and peak memory at 1x, 2x, 4x (bench/README.md)"
+if [[ -x $BUILD/hostile_bench ]]; then
+  "$BUILD/hostile_bench" | tee "$OUT/hostile.txt"
+fi
+
 section "done"
-echo "load now: $(cut -d' ' -f1-3 /proc/loadavg); results in $OUT/{run,small,lint}.txt"
+echo "load now: $(cut -d' ' -f1-3 /proc/loadavg); results in $OUT/{run,small,lint,hostile}.txt"

@@ -39,10 +39,12 @@ const Node* GetPath(const Node* n, std::initializer_list<std::string_view> keys)
 bool CelEqual(const Node& a, const Node& b) {
   if (a.is_map() && b.is_map()) {
     size_t present = 0;
+    KeyIndex b_keys(b);
     for (const MapEntry& e : a.entries) {
       if (e.value.is_null()) continue;
       ++present;
-      const Node* other = Get(&b, e.key);
+      const Node* other = b_keys.Find(e.key);
+      if (other && other->is_null()) other = nullptr;
       if (!other || !CelEqual(e.value, *other)) return false;
     }
     size_t other_present = 0;
@@ -64,19 +66,16 @@ bool CelEqual(const Node& a, const Node& b) {
 bool CelMapListEqual(const Node& a, const Node& b, std::string_view key) {
   if (!a.is_seq() || !b.is_seq()) return CelEqual(a, b);
   if (a.items.size() != b.items.size()) return false;
+  // The first item of `b` under each key, so that pairing n items costs O(n), not O(n^2).
+  std::unordered_map<std::string, const Node*> b_by_key;
+  for (const Node& other : b.items) {
+    if (const Node* ok = Get(&other, key)) b_by_key.emplace(CanonicalKey(*ok), &other);
+  }
   for (const Node& item : a.items) {
     const Node* k = Get(&item, key);
     if (!k) return CelEqual(a, b);  // Not keyed after all: compare in order.
-    bool found = false;
-    for (const Node& other : b.items) {
-      const Node* ok = Get(&other, key);
-      if (ok && *ok == *k) {
-        if (!CelEqual(item, other)) return false;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return false;
+    auto other = b_by_key.find(CanonicalKey(*k));
+    if (other == b_by_key.end() || !CelEqual(item, *other->second)) return false;
   }
   return true;
 }
@@ -99,11 +98,12 @@ bool SemanticEqual(const Node* a, const Node* b) {
   bool va = IsVacant(a), vb = IsVacant(b);
   if (va || vb) return va && vb;
   if (a->is_map() && b->is_map()) {
+    KeyIndex a_keys(*a), b_keys(*b);
     for (const MapEntry& e : a->entries) {
-      if (!SemanticEqual(&e.value, b->Find(e.key))) return false;
+      if (!SemanticEqual(&e.value, b_keys.Find(e.key))) return false;
     }
     for (const MapEntry& e : b->entries) {
-      if (!a->Find(e.key) && !IsVacant(&e.value)) return false;
+      if (!a_keys.Find(e.key) && !IsVacant(&e.value)) return false;
     }
     return true;
   }
@@ -199,16 +199,18 @@ std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node&
   const Node* new_rjs = Get(new_spec, "replicatedJobs");
   if (old_rjs && new_rjs && old_rjs->is_seq() && new_rjs->is_seq()) {
     // replicatedJobs is a list-type=map keyed by name: CEL pairs each new item with the old
-    // item of the same name.
+    // item of the same name (the last one, should names repeat), found through a hash map so
+    // that n items cost O(n).
+    std::unordered_map<std::string, const Node*> old_by_name;
+    for (const Node& o : old_rjs->items) {
+      if (const Node* old_name = Get(&o, "name")) old_by_name[CanonicalKey(*old_name)] = &o;
+    }
     for (size_t i = 0; i < new_rjs->items.size(); ++i) {
       const Node& item = new_rjs->items[i];
       const Node* name = Get(&item, "name");
       if (!name) continue;
-      const Node* old_item = nullptr;
-      for (const Node& o : old_rjs->items) {
-        const Node* old_name = Get(&o, "name");
-        if (old_name && *old_name == *name) old_item = &o;
-      }
+      auto found = old_by_name.find(CanonicalKey(*name));
+      const Node* old_item = found == old_by_name.end() ? nullptr : found->second;
       const Node* o = Get(old_item, "dependsOn");
       const Node* n = Get(&item, "dependsOn");
       if (o && n && !CelMapListEqual(*o, *n, "name")) {

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -291,6 +292,115 @@ TEST_CASE("update: dependsOn is immutable per replicated job, matched by name, a
   std::swap(items[0], items[1]);
   CHECK(Upstream(ValidateTransitionRules(Build({}), moved)) ==
         Strings{"spec.replicatedJobs[0].dependsOn: Invalid value: \"array\": Value is immutable"});
+}
+
+// Hostile sizes: these pairings cost O(n^2) before (minutes here); the test's ctest TIMEOUT
+// (CMakeLists.txt) fails them if they do again.
+namespace {
+
+// A JobSet with `n` replicated jobs rj-0.. (in reverse order when `reversed`), each depending
+// on the one before it, and `depends` items in the dependsOn of the last one.
+Node WideJobSet(int n, bool reversed, int depends = 0) {
+  Node rjs = Node::Seq();
+  for (int k = 0; k < n; ++k) {
+    int i = reversed ? n - 1 - k : k;
+    Node rj = Node::Map();
+    rj.Set("name", Node::String("rj-" + std::to_string(i)));
+    rj.Set("replicas", Node::Int(1));
+    Node deps = Node::Seq();
+    if (i > 0) {
+      Node d = Node::Map();
+      d.Set("name", Node::String("rj-" + std::to_string(i - 1)));
+      d.Set("status", Node::String("Ready"));
+      deps.items.push_back(std::move(d));
+    }
+    if (i == n - 1) {
+      for (int j = 0; j < depends; ++j) {
+        int at = reversed ? depends - 1 - j : j;
+        Node d = Node::Map();
+        d.Set("name", Node::String("dep-" + std::to_string(at)));
+        d.Set("status", Node::String("Complete"));
+        deps.items.push_back(std::move(d));
+      }
+    }
+    if (!deps.items.empty()) rj.Set("dependsOn", std::move(deps));
+    Node c = Node::Map();
+    c.Set("name", Node::String("c"));
+    c.Set("image", Node::String("img"));
+    Node pod = Node::Map();
+    pod.Set("spec", Node::Map()).Set("containers", Node::Seq()).items.push_back(std::move(c));
+    rj.Set("template", Node::Map()).Set("spec", Node::Map()).Set("template", std::move(pod));
+    rjs.items.push_back(std::move(rj));
+  }
+  Node js = Node::Map();
+  js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
+  js.Set("kind", Node::String("JobSet"));
+  js.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  js.Set("spec", Node::Map()).Set("replicatedJobs", std::move(rjs));
+  return js;
+}
+
+}  // namespace
+
+TEST_CASE("update: 100,000 replicated jobs are paired by name in linear time") {
+  // Each new item looked for its old one through the whole old list: 1e10 comparisons.
+  const int n = 100000;
+  Node old_js = WideJobSet(n, false), new_js = WideJobSet(n, true);
+  CHECK(ValidateTransitionRules(old_js, new_js).empty());  // Same dependsOn, other order.
+  // The dependsOn of the last job, now first in the list, changes.
+  Node* last = &new_js.Find("spec")->Find("replicatedJobs")->items[0];
+  last->Find("dependsOn")->items[0].Set("status", Node::String("Complete"));
+  CHECK(Upstream(ValidateTransitionRules(old_js, new_js)) ==
+        Strings{"spec.replicatedJobs[0].dependsOn: Invalid value: \"array\": Value is immutable"});
+}
+
+TEST_CASE("update: a dependsOn of 100,000 items is compared as a set in linear time") {
+  // Each old item looked for its new one through the whole new list: 5e9 comparisons.
+  const int n = 100000;
+  Node old_js = WideJobSet(3, false, n), new_js = WideJobSet(3, false, n);
+  std::vector<Node>& deps =
+      new_js.Find("spec")->Find("replicatedJobs")->items[2].Find("dependsOn")->items;
+  std::reverse(deps.begin() + 1, deps.end());
+  CHECK(ValidateTransitionRules(old_js, new_js).empty());
+  deps[1].Set("status", Node::String("Ready"));
+  CHECK(Upstream(ValidateTransitionRules(old_js, new_js)) ==
+        Strings{"spec.replicatedJobs[2].dependsOn: Invalid value: \"array\": Value is immutable"});
+}
+
+TEST_CASE("update: labels of 300,000 keys are compared in linear time") {
+  // CEL and semantic equality looked every key of one mapping up in the other: 4.5e10.
+  Node old_js = WideJobSet(2, false), new_js;
+  Node labels = Node::Map();
+  for (int i = 0; i < 300000; ++i) {
+    labels.entries.push_back(MapEntry{"k" + std::to_string(i), {}, Node::String("v")});
+  }
+  Node* pod = old_js.Find("spec")
+                  ->Find("replicatedJobs")
+                  ->items[1]
+                  .Find("template")
+                  ->Find("spec")
+                  ->Find("template");
+  pod->Set("metadata", Node::Map()).entries.push_back(MapEntry{"labels", {}, labels});
+  old_js.Find("spec")
+      ->Set("network", Node::Map())
+      .entries.push_back(MapEntry{"labels", {}, labels});
+  new_js = old_js;
+  std::reverse(labels.entries.begin(), labels.entries.end());
+  new_js.Find("spec")->Find("network")->Find("labels")->entries = labels.entries;
+  CHECK(ValidateUpdate(old_js, new_js, {}).empty());
+  labels.entries[0].value = Node::String("changed");
+  new_js.Find("spec")
+      ->Find("replicatedJobs")
+      ->items[1]
+      .Find("template")
+      ->Find("spec")
+      ->Find("template")
+      ->Find("metadata")
+      ->Find("labels")
+      ->entries = labels.entries;
+  Strings changed = Upstream(ValidateUpdate(old_js, new_js, {}));
+  REQUIRE(changed.size() == 1);
+  CHECK(changed[0].rfind("spec.replicatedJobs: Invalid value: [", 0) == 0);
 }
 
 TEST_CASE("update: CEL errors stop the update before the webhook runs") {

@@ -17,6 +17,8 @@
 #include <iterator>
 #include <map>
 #include <streambuf>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "validation/fast_yaml.h"
 
@@ -202,8 +204,9 @@ struct LimitExceeded {
 
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(const LoadLimits& limits, int line_offset)
-      : limits_(limits), line_offset_(line_offset) {}
+  // `copied_before`: values the file's earlier documents copied for anchors and aliases.
+  TreeBuilder(const LoadLimits& limits, int line_offset, size_t copied_before = 0)
+      : limits_(limits), line_offset_(line_offset), copied_before_(copied_before) {}
 
   bool has_root() const { return has_root_; }
   /// Findings that do not stop the document (duplicate keys).
@@ -214,6 +217,8 @@ class TreeBuilder : public YAML::EventHandler {
   size_t nodes() const { return nodes_; }
   /// Whether the document used an alias or a merge key.
   bool aliases() const { return aliases_; }
+  /// Values this document copied for anchors and aliases (counted against the file's budget).
+  size_t copied() const { return copied_; }
 
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
@@ -232,6 +237,7 @@ class TreeBuilder : public YAML::EventHandler {
     nodes_ += it->second.size;
     aliases_ = true;
     CheckBudget(mark);
+    CheckCopyBudget(it->second.size, mark);
     Node copy = it->second.node;
     Add(std::move(copy), 0);
   }
@@ -297,7 +303,13 @@ class TreeBuilder : public YAML::EventHandler {
     std::string key;
     Mark key_mark;
     bool key_is_merge = false;
+    // Position of each key in node.entries, once the mapping is wide enough for a linear
+    // search per key to cost more than the index (so that n keys cost O(n), not O(n^2)).
+    std::unordered_map<std::string, size_t> key_index;
+    std::vector<Node> merges;  // values of `<<` keys, merged when the mapping ends
+    Mark mark;                 // where the collection starts, for a refused anchor copy
   };
+  static constexpr size_t kIndexFrom = 16;  // entries from which a mapping's keys are indexed
   struct Anchored {
     Node node;
     size_t size = 0;
@@ -307,6 +319,18 @@ class TreeBuilder : public YAML::EventHandler {
     if (first_pos_ < 0) first_pos_ = m.pos;
     return Mark{m.line + 1 + line_offset_, m.column + 1};
   }
+
+  // Counts `size` values about to be copied against the file's budget, before copying them.
+  void CheckCopyBudget(size_t size, Mark mark) {
+    copied_ += size;
+    if (copied_before_ + copied_ > limits_.max_alias_values) {
+      throw LimitExceeded{"input/too-many-values", mark,
+                          "file copies more than " + std::to_string(limits_.max_alias_values) +
+                              " values for anchors and aliases, counting all its documents (an "
+                              "alias bomb?); refusing this document"};
+    }
+  }
+  void CheckCopyBudget(size_t size, const YAML::Mark& mark) { CheckCopyBudget(size, ToMark(mark)); }
 
   void CheckBudget(const YAML::Mark& mark) {
     if (nodes_ > limits_.max_nodes) {
@@ -325,6 +349,7 @@ class TreeBuilder : public YAML::EventHandler {
     ++nodes_;
     CheckBudget(mark);
     Frame f;
+    f.mark = n.mark;
     f.node = std::move(n);
     f.anchor = anchor;
     f.first_node = nodes_;
@@ -334,13 +359,22 @@ class TreeBuilder : public YAML::EventHandler {
   void Close() {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
-    if (f.anchor) anchors_[f.anchor] = Anchored{f.node, nodes_ - f.first_node + 1};
+    if (f.anchor) {
+      // Remembering the anchored value copies it: anchors on nested collections would copy
+      // the innermost ones once per level.
+      size_t size = nodes_ - f.first_node + 1;
+      CheckCopyBudget(size, f.mark);
+      anchors_[f.anchor] = Anchored{f.node, size};
+    }
     Place(std::move(f.node));
   }
 
   void Add(Node n, YAML::anchor_t anchor) {
     ++nodes_;
-    if (anchor) anchors_[anchor] = Anchored{n, 1};
+    if (anchor) {
+      CheckCopyBudget(1, n.mark);
+      anchors_[anchor] = Anchored{n, 1};
+    }
     Place(std::move(n));
   }
 
@@ -370,60 +404,85 @@ class TreeBuilder : public YAML::EventHandler {
     top.have_key = false;
     if (top.key_is_merge) {
       aliases_ = true;
-      merges_.push_back({stack_.size() - 1, std::move(n)});
+      top.merges.push_back(std::move(n));
       return;
     }
-    for (MapEntry& e : top.node.entries) {
-      if (e.key != top.key) continue;
+    if (MapEntry* e = FindKey(&top, top.key)) {
       // kubectl converts YAML to JSON keeping the last value, silently: say so.
-      Finding f = InputError("yaml/duplicate-key", e.key_mark,
+      Finding f = InputError("yaml/duplicate-key", e->key_mark,
                              "duplicate field \"" + top.key +
                                  "\": kubectl silently keeps the "
                                  "value at line " +
                                  std::to_string(top.key_mark.line) + " and drops this one");
       f.severity = Severity::kWarning;
       warnings_.push_back(std::move(f));
-      e.key_mark = top.key_mark;
-      e.value = std::move(n);
+      e->key_mark = top.key_mark;
+      e->value = std::move(n);
       return;
     }
-    top.node.entries.push_back(MapEntry{std::move(top.key), top.key_mark, std::move(n)});
+    AddEntry(&top, MapEntry{std::move(top.key), top.key_mark, std::move(n)});
+  }
+
+  // The entry of the mapping being built under `key`, or nullptr: a scan while the mapping is
+  // small, the index once it is wide.
+  static MapEntry* FindKey(Frame* frame, const std::string& key) {
+    std::vector<MapEntry>& entries = frame->node.entries;
+    if (entries.size() < kIndexFrom) {
+      for (MapEntry& e : entries)
+        if (e.key == key) return &e;
+      return nullptr;
+    }
+    if (frame->key_index.empty()) {
+      frame->key_index.reserve(entries.size() * 2);
+      for (size_t i = 0; i < entries.size(); ++i) frame->key_index.emplace(entries[i].key, i);
+    }
+    auto it = frame->key_index.find(key);
+    return it == frame->key_index.end() ? nullptr : &entries[it->second];
+  }
+
+  // Appends an entry whose key the mapping does not hold yet, keeping the index current.
+  static void AddEntry(Frame* frame, MapEntry entry) {
+    std::vector<MapEntry>& entries = frame->node.entries;
+    if (!frame->key_index.empty()) frame->key_index.emplace(entry.key, entries.size());
+    entries.push_back(std::move(entry));
   }
 
   // YAML merge keys (`<<: *base`): entries of the merged mappings that the mapping does not
   // set itself are added, as go-yaml does.
   void ApplyMerges(size_t depth) {
-    Node* map = &stack_[depth].node;
-    for (auto it = merges_.begin(); it != merges_.end();) {
-      if (it->first != depth) {
-        ++it;
-        continue;
-      }
-      std::vector<const Node*> sources;
-      if (it->second.is_map())
-        sources.push_back(&it->second);
-      else if (it->second.is_seq())
-        for (const Node& s : it->second.items) sources.push_back(&s);
-      for (const Node* src : sources) {
+    Frame& frame = stack_[depth];
+    if (frame.merges.empty()) return;
+    std::vector<Node> merges = std::move(frame.merges);
+    // Keys the mapping holds, so that merging n entries costs O(n) (the merged values are
+    // alias copies, already counted against the budget).
+    std::unordered_set<std::string> present;
+    for (const MapEntry& e : frame.node.entries) present.insert(e.key);
+    for (Node& merged : merges) {
+      std::vector<Node*> sources;
+      if (merged.is_map())
+        sources.push_back(&merged);
+      else if (merged.is_seq())
+        for (Node& s : merged.items) sources.push_back(&s);
+      for (Node* src : sources) {
         if (!src->is_map()) {
           throw LimitExceeded{"yaml/syntax", src->mark,
                               "map merge requires a mapping or a list of mappings"};
         }
-        for (const MapEntry& e : src->entries)
-          if (!map->FindEntry(e.key)) map->entries.push_back(e);
+        for (MapEntry& e : src->entries)
+          if (present.insert(e.key).second) frame.node.entries.push_back(std::move(e));
       }
-      it = merges_.erase(it);
     }
   }
 
   const LoadLimits& limits_;
   int line_offset_;
   std::vector<Frame> stack_;
+  size_t copied_before_;
   std::map<YAML::anchor_t, Anchored> anchors_;
-  std::vector<std::pair<size_t, Node>> merges_;  // (stack depth, merged value)
   Node root_;
   bool has_root_ = false;
   size_t nodes_ = 0;
+  size_t copied_ = 0;  // values copied for anchors and aliases, this document
   int first_pos_ = -1;
   bool aliases_ = false;
   std::vector<Finding> warnings_;
@@ -539,8 +598,10 @@ bool OnlyBlankOrComments(const std::string& text, size_t begin, size_t end) {
   return true;
 }
 
+// `copied`: values the file's documents have copied for anchors and aliases so far (the
+// budget is the file's, LoadLimits::max_alias_values).
 void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& limits,
-                std::vector<Document>* out) {
+                size_t* copied, std::vector<Document>* out) {
   if (OnlyBlankOrComments(text, chunk.begin, chunk.end)) return;
   auto new_doc = [&](Mark start) -> Document& {
     Document d;
@@ -573,7 +634,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
   // Most manifests are plain block YAML, which the fast path reads with the same events and
   // marks as yaml-cpp; anything else (and any limit it meets) goes through yaml-cpp.
   {
-    TreeBuilder builder(limits, chunk.line);
+    TreeBuilder builder(limits, chunk.line, *copied);
     bool fast = false;
     try {
       fast = FastParseYaml(std::string_view(text).substr(chunk.begin, chunk.end - chunk.begin),
@@ -582,6 +643,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
       fast = false;
     }
     if (fast && builder.has_root()) {
+      *copied += builder.copied();
       take(&builder, Mark{chunk.line + 1, 1});
       return;
     }
@@ -595,8 +657,14 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
   int previous_pos = -1;
   size_t max_documents = (chunk.end - chunk.begin) / 3 + 2;
   for (size_t n = 0;; ++n) {
-    TreeBuilder builder(limits, chunk.line);
+    TreeBuilder builder(limits, chunk.line, *copied);
     Mark start{chunk.line + 1, 1};
+    // What the document copied counts, refused or not: the work was done.
+    struct Count {
+      TreeBuilder* builder;
+      size_t* copied;
+      ~Count() { *copied += builder->copied(); }
+    } count{&builder, copied};
     try {
       if (!parser.HandleNextDocument(builder)) break;
       if (n > max_documents || (builder.first_pos() >= 0 && builder.first_pos() == previous_pos)) {
@@ -708,8 +776,9 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
     text.erase(0, 3);
   }
   file.text = std::move(text);
+  size_t copied = 0;
   for (const Chunk& c : SplitDocuments(file.text))
-    ParseChunk(file.text, c, limits, &file.documents);
+    ParseChunk(file.text, c, limits, &copied, &file.documents);
   return file;
 }
 

@@ -15,6 +15,11 @@ struct LoadLimits {
   size_t max_file_bytes = 64u << 20;  ///< Larger files are refused whole.
   size_t max_nodes = 2'000'000;       ///< Values per document, aliases expanded.
   int max_depth = 1000;               ///< Nesting of mappings and sequences.
+  /// Values copied for anchors and aliases in one file, all its documents together, counted
+  /// before each copy is made: what bounds the memory and time of an alias bomb, whether it is
+  /// one document or many documents each under `max_nodes`. A real manifest copies a pod
+  /// template a few times (hundreds of values).
+  size_t max_alias_values = 250'000;
 };
 
 /// One YAML document of a file (a JSON file is one document).

@@ -1,11 +1,15 @@
 #include "validation/loader.h"
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "validation/field_path.h"
@@ -19,6 +23,70 @@ SourceFile Parse(const std::string& text, LoadLimits limits = {}) {
 
 const Finding* OnlyProblem(const Document& d) {
   return d.problems.size() == 1 ? &d.problems[0] : nullptr;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// Runs `body` in a child process whose address space may grow by `extra_bytes` only, and says
+// whether it returned true (false when it failed, ran out of memory or crashed). Under
+// AddressSanitizer, which reserves terabytes of address space, `body` runs here uncapped.
+bool WithinMemory(size_t extra_bytes, const std::function<bool()>& body) {
+  if (kAddressSanitizer) return body();
+  long pages = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  if (pages <= 0) return body();
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child == 0) {
+    rlim_t cap =
+        static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + extra_bytes;
+    rlimit limit{cap, cap};
+    setrlimit(RLIMIT_AS, &limit);
+    bool ok = false;
+    try {
+      ok = body();
+    } catch (...) {
+      ok = false;
+    }
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  if (child < 0 || waitpid(child, &status, 0) != child) return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// A document of six anchored levels, each a list of nine aliases of the one before, and one
+// more copy of the last level: 1.3 million values, under the per-document limit.
+std::string NearLimitDocument() {
+  std::string doc = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'f'; ++c) {
+    doc += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 9; ++i) doc += std::string(i ? ", " : "") + "*" + char(c - 1);
+    doc += "]\n";
+  }
+  return doc + "z: [*f]\n";
+}
+
+bool AllRefusedAsTooManyValues(const SourceFile& f, size_t documents) {
+  if (f.documents.size() != documents) return false;
+  for (const Document& d : f.documents) {
+    if (d.parsed || d.problems.size() != 1) return false;
+    if (d.problems[0].rule != "input/too-many-values" || !d.problems[0].mark.known()) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -174,6 +242,87 @@ TEST_CASE("loader: an alias bomb is refused quickly, not expanded") {
   CHECK(p->mark.line > 1);
   // Ten levels of nine would be 3.4 billion values; the budget stops it long before.
   CHECK(took < std::chrono::seconds(20));
+}
+
+// These tests have a ctest TIMEOUT (CMakeLists.txt): the code they guard cost O(n^2) time
+// or memory far beyond the input's size before, and took minutes, or gigabytes, here.
+TEST_CASE("loader: alias copies are budgeted per file, before copying") {
+  std::string doc = NearLimitDocument();
+  SUBCASE("a document under the per-document limit is refused within 100 MB") {
+    // Unbudgeted it is accepted after copying 1.9 million values (over 200 MB).
+    CHECK(WithinMemory(100u << 20, [&] { return AllRefusedAsTooManyValues(Parse(doc), 1); }));
+  }
+  SUBCASE("sixteen such documents in one file are refused, with -j or not") {
+    // Counted per document, each was accepted: 3.4 GB and many seconds.
+    std::string file;
+    for (int i = 0; i < 16; ++i) file += (i ? "---\n" : "") + doc;
+    CHECK(WithinMemory(100u << 20, [&] { return AllRefusedAsTooManyValues(Parse(file), 16); }));
+    SourceFile f = Parse(file);
+    REQUIRE(f.documents.size() == 16);
+    const Finding& first = f.documents[0].problems.at(0);
+    CHECK(first.mark.line == 6);  // f: the level whose copy would exceed the budget
+    CHECK(first.message.find("more than 250000 values") != std::string::npos);
+    CHECK(first.message.find("all its documents") != std::string::npos);
+    CHECK(f.documents[1].problems.at(0).mark.line == 9);  // the first anchor of document 2
+  }
+  SUBCASE("anchors on nested collections count the copy each anchor makes") {
+    // 200 nested anchored mappings around 5,000 values: each anchor remembered a full copy.
+    std::string nested;
+    for (int i = 0; i < 200; ++i)
+      nested +=
+          std::string(i * 2, ' ') + "k" + std::to_string(i) + ": &a" + std::to_string(i) + "\n";
+    std::string indent(400, ' ');
+    for (int i = 0; i < 5000; ++i) nested += indent + "v" + std::to_string(i) + ": 1\n";
+    CHECK(WithinMemory(100u << 20, [&] { return AllRefusedAsTooManyValues(Parse(nested), 1); }));
+  }
+  SUBCASE("a budget that suffices lets aliases expand as before") {
+    LoadLimits roomy;
+    roomy.max_alias_values = 4'000'000;
+    SourceFile f = Parse(doc, roomy);
+    REQUIRE(f.documents.size() == 1);
+    CHECK(f.documents[0].parsed);
+  }
+}
+
+TEST_CASE("loader: a mapping of 300,000 keys costs linear time") {
+  // The duplicate-key check compared each key with every earlier one: 4.5e10 comparisons.
+  std::string wide;
+  for (int i = 0; i < 300000; ++i)
+    wide += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  wide += "k7: again\n";
+  SourceFile f = Parse(wide);
+  REQUIRE(f.documents.size() == 1);
+  const Document& d = f.documents[0];
+  REQUIRE(d.parsed);
+  CHECK(d.root.entries.size() == 300000);
+  CHECK(d.root.Find("k7")->text == "again");
+  const Finding* p = OnlyProblem(d);
+  REQUIRE(p);
+  CHECK(p->rule == "yaml/duplicate-key");
+  CHECK(p->mark.line == 8);
+  CHECK(p->message ==
+        "duplicate field \"k7\": kubectl silently keeps the value at line 300001 and drops this "
+        "one");
+}
+
+TEST_CASE("loader: merging a wide mapping costs linear time") {
+  // Merged keys were looked up in the mapping one by one: 4.5e10 comparisons. (300,000 keys
+  // are 600,001 values: the anchor and the alias copy them twice, more than the default
+  // budget allows.)
+  std::string text = "base: &b\n";
+  for (int i = 0; i < 300000; ++i) text += "  k" + std::to_string(i) + ": 1\n";
+  text += "copy:\n  k5: 2\n  <<: *b\n";
+  LoadLimits roomy;
+  roomy.max_alias_values = 2'000'000;
+  SourceFile f = Parse(text, roomy);
+  REQUIRE(f.documents.size() == 1);
+  REQUIRE(f.documents[0].parsed);
+  const Node* copy = f.documents[0].root.Find("copy");
+  REQUIRE(copy);
+  CHECK(copy->entries.size() == 300000);
+  CHECK(copy->entries[0].key == "k5");
+  CHECK(copy->Find("k5")->integer == 2);  // its own key wins over the merged one
+  CHECK(copy->entries.back().key == "k299999");
 }
 
 TEST_CASE("loader: nesting thousands deep is refused, block and flow style") {

@@ -1,6 +1,17 @@
 #include "validation/node.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
 namespace jobset {
+namespace {
+
+// Mappings from this many entries are indexed for lookups; smaller ones are scanned.
+constexpr size_t kIndexFrom = 16;
+
+}  // namespace
 
 const MapEntry* Node::FindEntry(std::string_view key) const {
   if (kind != Kind::kMap) return nullptr;
@@ -113,8 +124,9 @@ bool operator==(const Node& a, const Node& b) {
     case Node::Kind::kMap: {
       // Mapping equality ignores key order, as JSON objects do.
       if (a.entries.size() != b.entries.size()) return false;
+      KeyIndex other_keys(b);
       for (const MapEntry& e : a.entries) {
-        const Node* other = b.Find(e.key);
+        const Node* other = other_keys.Find(e.key);
         if (!other || !(e.value == *other)) return false;
       }
       return true;
@@ -122,6 +134,60 @@ bool operator==(const Node& a, const Node& b) {
     default:
       return false;
   }
+}
+
+KeyIndex::KeyIndex(const Node& map) : map_(&map) {
+  if (!map.is_map() || map.entries.size() < kIndexFrom) return;
+  index_.reserve(map.entries.size());
+  for (const MapEntry& e : map.entries) index_.emplace(e.key, &e.value);  // The first wins.
+}
+
+const Node* KeyIndex::Find(std::string_view key) const {
+  if (index_.empty()) return map_->Find(key);
+  auto it = index_.find(key);
+  return it == index_.end() ? nullptr : it->second;
+}
+
+std::string CanonicalKey(const Node& n) {
+  switch (n.kind) {
+    case Node::Kind::kNull:
+      return "~";
+    case Node::Kind::kBool:
+      return n.boolean ? "t" : "f";
+    case Node::Kind::kInt:
+      return "n" + std::to_string(n.integer);
+    case Node::Kind::kFloat: {
+      // A whole float equals the integer of the same value (1.0 == 1).
+      if (std::isfinite(n.number) && n.number == std::trunc(n.number) &&
+          std::fabs(n.number) < 9.2e18) {
+        return "n" + std::to_string(static_cast<int64_t>(n.number));
+      }
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "n%.17g", n.number);
+      return buf;
+    }
+    case Node::Kind::kString:
+      return "s" + std::to_string(n.text.size()) + ":" + n.text;
+    case Node::Kind::kSeq: {
+      std::string out = "[";
+      for (const Node& i : n.items) out += CanonicalKey(i);
+      return out + "]";
+    }
+    case Node::Kind::kMap: {
+      // Key order does not count: sorted by key.
+      std::vector<std::pair<std::string_view, const Node*>> sorted;
+      sorted.reserve(n.entries.size());
+      for (const MapEntry& e : n.entries) sorted.emplace_back(e.key, &e.value);
+      std::sort(sorted.begin(), sorted.end(),
+                [](const auto& l, const auto& r) { return l.first < r.first; });
+      std::string out = "{";
+      for (const auto& [key, value] : sorted) {
+        out += std::to_string(key.size()) + ":" + std::string(key) + CanonicalKey(*value);
+      }
+      return out + "}";
+    }
+  }
+  return "";
 }
 
 }  // namespace jobset

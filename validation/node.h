@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace jobset {
@@ -68,7 +69,26 @@ struct MapEntry {
   Node value;
 };
 
-/// Deep equality of values (positions ignored; 1 and 1.0 are equal, as in JSON).
+/// Deep equality of values (positions ignored; 1 and 1.0 are equal, as in JSON). Linear in
+/// the size of the values, however wide their mappings.
 bool operator==(const Node& a, const Node& b);
+
+/// Looks keys up in one mapping in constant time: Node::Find scans the entries, so looking up
+/// every key of a wide mapping that way costs O(n^2), which hostile input can make seconds.
+/// Small mappings are scanned as Find does. `map` must outlive the index, unchanged.
+class KeyIndex {
+ public:
+  explicit KeyIndex(const Node& map);
+  /// The value under `key` (the first entry holding it), or nullptr; nullptr for non-mappings.
+  const Node* Find(std::string_view key) const;
+
+ private:
+  const Node* map_;
+  std::unordered_map<std::string_view, const Node*> index_;  ///< Empty for small mappings.
+};
+
+/// A text that two values share exactly when they are equal (operator==): the key to match
+/// values through a hash map (list items paired by name) instead of comparing every pair.
+std::string CanonicalKey(const Node& n);
 
 }  // namespace jobset

@@ -1,0 +1,209 @@
+// What hostile input costs (issue #19): for each case, time and peak memory at 1x, 2x and 4x
+// the input, each in a child process of its own (bench/README.md, "Hostile input").
+//   hostile_bench [CASE...]      CASE: alias-bomb, near-limit-documents, wide-mapping,
+//                                replicated-jobs-update, wide-labels-update (default: all)
+//   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
+// A child builds its input, then times the work alone; its peak resident set (wait4's
+// ru_maxrss) includes the input, which is reported beside it.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "validation/json_node.h"
+#include "validation/loader.h"
+#include "validation/schema.h"
+#include "webhook/admission_handler.h"
+
+namespace {
+
+using jobset::Node;
+
+// Nine-way alias levels: `levels` anchored lists, each nine aliases of the one before.
+std::string AliasBomb(int scale) {
+  const int levels = 10 * scale;
+  std::string y = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int l = 1; l < levels; ++l) {
+    std::string prev = "l" + std::to_string(l - 1), name = "l" + std::to_string(l);
+    y += name + ": &" + name + " [";
+    for (int i = 0; i < 9; ++i) y += (i ? ", *" : "*") + prev;
+    y += "]\n";
+  }
+  return y;
+}
+
+// 16 x scale documents, each 1.3 million values once expanded: under the per-document limit.
+std::string NearLimitDocuments(int scale) {
+  std::string doc = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'f'; ++c) {
+    doc += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 9; ++i) doc += std::string(i ? ", " : "") + "*" + char(c - 1);
+    doc += "]\n";
+  }
+  doc += "z: [*f]\n";
+  std::string file;
+  for (int i = 0; i < 16 * scale; ++i) file += (i ? "---\n" : "") + doc;
+  return file;
+}
+
+// 100,000 x scale keys in one mapping (1.5 MB at 1x).
+std::string WideMapping(int scale) {
+  std::string y;
+  for (int i = 0; i < 100000 * scale; ++i) {
+    y += "key" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  }
+  return y;
+}
+
+// An AdmissionReview UPDATE of a JobSet with 28,000 x scale replicated jobs (5.7 MB at 1x, under
+// the webhook's body limit), the new list in reverse order: each item is paired by name.
+std::string ReplicatedJobsUpdate(int scale) {
+  auto object = [&](bool reversed) {
+    const int n = 28000 * scale;
+    std::string o =
+        R"({"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet",)"
+        R"("metadata":{"name":"wide","namespace":"default"},"spec":{"replicatedJobs":[)";
+    for (int k = 0; k < n; ++k) {
+      int i = reversed ? n - 1 - k : k;
+      o += (k ? "," : "") + std::string(R"({"name":"rj-)") + std::to_string(i) +
+           R"(","replicas":1,"template":{"spec":{"template":{"spec":{"containers":[)"
+           R"({"name":"c","image":"busybox"}]}}}}})";
+    }
+    return o + "]}}";
+  };
+  return R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+         R"("kind":{"group":"jobset.x-k8s.io","version":"v1alpha2","kind":"JobSet"},)"
+         R"("operation":"UPDATE","name":"wide","namespace":"default","object":)" +
+         object(true) + R"(,"oldObject":)" + object(false) + "}}";
+}
+
+// An AdmissionReview UPDATE whose pod template holds 100,000 x scale labels, in another order
+// in the new object.
+std::string WideLabelsUpdate(int scale) {
+  auto object = [&](bool reversed) {
+    const int n = 100000 * scale;
+    std::string labels;
+    for (int k = 0; k < n; ++k) {
+      int i = reversed ? n - 1 - k : k;
+      labels += (k ? "," : "") + std::string("\"k") + std::to_string(i) + "\":\"v\"";
+    }
+    return R"({"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet",)"
+           R"("metadata":{"name":"wide","namespace":"default"},"spec":{"replicatedJobs":[)"
+           R"({"name":"w","replicas":1,"template":{"spec":{"template":{"metadata":{"labels":{)" +
+           labels + R"(}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}}]}})";
+  };
+  return R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+         R"("kind":{"group":"jobset.x-k8s.io","version":"v1alpha2","kind":"JobSet"},)"
+         R"("operation":"UPDATE","name":"wide","namespace":"default","object":)" +
+         object(true) + R"(,"oldObject":)" + object(false) + "}}";
+}
+
+// CPU time of this process: the host is shared, so wall time measures the neighbours too.
+double CpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+const char* const kCases[] = {"alias-bomb", "near-limit-documents", "wide-mapping",
+                              "replicated-jobs-update", "wide-labels-update"};
+
+// Runs one case; prints "bytes seconds verdict".
+int RunOne(const std::string& name, int scale) {
+  std::string input;
+  bool lint = true;
+  if (name == "alias-bomb") {
+    input = AliasBomb(scale);
+  } else if (name == "near-limit-documents") {
+    input = NearLimitDocuments(scale);
+  } else if (name == "wide-mapping") {
+    input = WideMapping(scale);
+  } else if (name == "replicated-jobs-update") {
+    input = ReplicatedJobsUpdate(scale), lint = false;
+  } else if (name == "wide-labels-update") {
+    input = WideLabelsUpdate(scale), lint = false;
+  } else {
+    std::fprintf(stderr, "hostile_bench: unknown case %s\n", name.c_str());
+    return 2;
+  }
+  jobset::webhook::AdmissionOptions options;
+  options.lint.schema = jobset::BuiltinJobSetSchema();
+  const size_t bytes = input.size();
+  const double start = CpuSeconds();
+  std::string verdict;
+  if (lint) {
+    jobset::SourceFile f = jobset::ParseSource("hostile.yaml", std::move(input));
+    size_t refused = 0, parsed = 0;
+    for (const jobset::Document& d : f.documents) (d.parsed ? parsed : refused) += 1;
+    verdict = std::to_string(parsed) + " parsed, " + std::to_string(refused) + " refused";
+  } else {
+    jobset::webhook::HttpReply reply = jobset::webhook::HandleAdmission(
+        jobset::webhook::Endpoint::kValidateJobSet, "application/json", input, options);
+    verdict = "HTTP " + std::to_string(reply.status) + " " + reply.verdict;
+  }
+  const double seconds = CpuSeconds() - start;
+  std::printf("%zu %.6f %s\n", bytes, seconds, verdict.c_str());
+  return 0;
+}
+
+// Runs a case in a child; fills in its output and peak resident set.
+bool RunChild(const char* self, const std::string& name, int scale, std::string* out,
+              long* maxrss_kb) {
+  int fds[2];
+  if (pipe(fds) != 0) return false;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    std::string s = std::to_string(scale);
+    execl(self, self, "--one", name.c_str(), s.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  char buf[512];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) out->append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) != pid) return false;
+  *maxrss_kb = usage.ru_maxrss;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::strcmp(argv[1], "--one") == 0) return RunOne(argv[2], std::atoi(argv[3]));
+  std::vector<std::string> cases;
+  for (int i = 1; i < argc; ++i) cases.push_back(argv[i]);
+  if (cases.empty()) cases.assign(std::begin(kCases), std::end(kCases));
+  std::printf("%-24s %5s %12s %10s %8s %11s  %s\n", "case", "scale", "input bytes", "CPU ms",
+              "x of 1x", "peak RSS MB", "verdict");
+  for (const std::string& name : cases) {
+    double base = 0;
+    for (int scale : {1, 2, 4}) {
+      std::string out;
+      long rss = 0;
+      if (!RunChild(argv[0], name, scale, &out, &rss)) {
+        std::printf("%-24s %5d failed: %s\n", name.c_str(), scale, out.c_str());
+        return 1;
+      }
+      size_t bytes = 0;
+      double seconds = 0;
+      char verdict[256] = "";
+      std::sscanf(out.c_str(), "%zu %lf %255[^\n]", &bytes, &seconds, verdict);
+      if (scale == 1) base = seconds;
+      std::printf("%-24s %4dx %12zu %10.1f %8.2f %11.1f  %s\n", name.c_str(), scale, bytes,
+                  seconds * 1000, base > 0 ? seconds / base : 0.0, rss / 1024.0, verdict);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
