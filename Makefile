@@ -103,7 +103,7 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '^webhook_integration(_corpus)?$$'
 
-# The libFuzzer targets of fuzz/ (lint, JSON parsing, admission), built with clang under ASan
+# The libFuzzer targets of tests/fuzz/ (lint, JSON parsing, admission), built with clang under ASan
 # and UBSan, each run for FUZZ_SECONDS from the seeds: any crash, leak, sanitizer report,
 # timeout or out-of-memory fails (docs/fuzzing.md).
 test-fuzz: deps
@@ -122,9 +122,9 @@ dist: build
 	packaging/dist.sh $(BUILD) $(DIST)
 
 # The upstream examples and CRDs the corpus tests read, fetched with git at the commits of
-# tools/corpus-pins.txt into corpus/ (git-ignored), where the tests find them by default.
+# tests/corpus-pins.txt into corpus/ (git-ignored), where the tests find them by default.
 corpus:
-	tools/fetch_corpus.sh
+	tests/fetch_corpus.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

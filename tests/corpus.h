@@ -1,5 +1,5 @@
 // Where the unit tests find the upstream corpus: the JobSet, Volcano and FrameworkController
-// examples and CRDs at their pinned commits (tools/fetch_corpus.sh, `make corpus`). The corpus
+// examples and CRDs at their pinned commits (tests/fetch_corpus.sh, `make corpus`). The corpus
 // is not part of the repository. A test case that reads it is declared
 //   TEST_CASE("..." * doctest::test_suite("corpus")) { std::string corpus = CorpusOrSkip(); ...
 // and ctest runs the suite as the entry <unit>_corpus (CMakeLists.txt), which it reports as

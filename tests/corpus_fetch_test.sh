@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests tools/fetch_corpus.sh (`make corpus`) without a network: it fetches from small upstream
+# Tests tests/fetch_corpus.sh (`make corpus`) without a network: it fetches from small upstream
 # repositories made here, laid out as JobSet's, Volcano's and FrameworkController's are, through
 # a file:// base URL and a pins file of their own. Skips (77) without git.
 #
@@ -56,7 +56,7 @@ printf '# test pins\njobset sigs/jobset %s\nvolcano vc/volcano %s\nframeworkcont
 
 fetch() {
   JOBSET_CORPUS_GIT_BASE="file://$tmp/up" JOBSET_CORPUS_PINS="$tmp/pins" \
-    "$src/tools/fetch_corpus.sh" "$@" >"$tmp/out" 2>&1
+    "$src/tests/fetch_corpus.sh" "$@" >"$tmp/out" 2>&1
 }
 
 # --- A fetch: the layout the tests read, at the pinned commits --------------------------------
@@ -96,7 +96,7 @@ if fetch "$tmp/corpus"; then bad "a pins file without volcano was accepted"; els
 if grep -q "has no line for volcano" "$tmp/out"; then ok; else bad "missing pin message" "$(cat "$tmp/out")"; fi
 
 # --- The real pins: well formed, and the corpus the tests read is theirs -----------------------
-pins="$src/tools/corpus-pins.txt"
+pins="$src/tests/corpus-pins.txt"
 for name in jobset volcano frameworkcontroller; do
   commit=$(awk -v n=$name '$1 == n { print $3 }' "$pins")
   if [[ $commit =~ ^[0-9a-f]{40}$ ]]; then ok; else bad "$pins: no full commit for $name"; fi

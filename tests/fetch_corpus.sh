@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fetches the upstream corpus some tests read (`make corpus`): the example manifests and CRDs
-# of JobSet, Volcano and FrameworkController at the commits tools/corpus-pins.txt names, laid
+# of JobSet, Volcano and FrameworkController at the commits tests/corpus-pins.txt names, laid
 # out as the tests expect:
 #
 #   jobset/examples               kubernetes-sigs/jobset site/static/examples and, as samples/,
@@ -17,12 +17,12 @@
 # (shallow, and only the blobs of those paths). The result replaces DEST whole, so a failed
 # fetch leaves the previous corpus as it was.
 #
-# Usage: tools/fetch_corpus.sh [DEST]     (default: corpus/ at the top of the repository,
+# Usage: tests/fetch_corpus.sh [DEST]     (default: corpus/ at the top of the repository,
 #                                          where the tests look when JOBSET_CORPUS_DIR is unset)
 # Environment:
 #   JOBSET_CORPUS_GIT_BASE  where the repositories are, as BASE/OWNER/REPOSITORY
 #                           (default https://github.com; a mirror or a file:// URL works too)
-#   JOBSET_CORPUS_PINS      the pins file (default tools/corpus-pins.txt beside this script)
+#   JOBSET_CORPUS_PINS      the pins file (default tests/corpus-pins.txt beside this script)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,7 +121,7 @@ finish frameworkcontroller "$2"
 cat >"$new/README.md" <<'EOF'
 # Upstream corpus
 
-Written by tools/fetch_corpus.sh (`make corpus`); not part of the repository (git-ignored).
+Written by tests/fetch_corpus.sh (`make corpus`); not part of the repository (git-ignored).
 Real manifests of other projects, at the commits in each folder's UPSTREAM_COMMIT, under each
 folder's LICENSE: the tests check that real, valid configurations get no false errors and that
 the built-in schemas agree with the published CRDs. Not every file holds an object we check;

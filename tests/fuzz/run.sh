@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for a bounded time (docs/fuzzing.md):
-#   fuzz/run.sh TARGET SEEDS_DIR DICT BUILD_DIR SECONDS [libFuzzer flags...]
+#   tests/fuzz/run.sh TARGET SEEDS_DIR DICT BUILD_DIR SECONDS [libFuzzer flags...]
 # New inputs go to BUILD_DIR/fuzz-corpus/<target> (kept between runs, so coverage accumulates);
 # a crash, leak, sanitizer report, slow input (-timeout) or out-of-memory (-rss_limit_mb,
 # -malloc_limit_mb) stops it with a non-zero status and the input in BUILD_DIR/fuzz-artifacts/.
