@@ -14,6 +14,7 @@
 
 #include "tests/corpus.h"
 #include "validation/defaults.h"
+#include "validation/framework_types.h"
 #include "validation/jobset_types.h"
 #include "validation/json_node.h"
 #include "validation/loader.h"
@@ -32,12 +33,14 @@ struct NamedSchema {
   std::shared_ptr<const CompiledSchema> schema;
 };
 
-/// One loaded object: where it came from and whether it is a JobSet or a Volcano Job.
+/// One loaded object: where it came from and whether it is a JobSet, a Volcano Job or a
+/// Framework.
 struct Sample {
   std::string where;
   Node object;
   bool jobset = false;
   bool volcano = false;
+  bool framework = false;
 };
 
 /// The bytes of a file.
@@ -83,6 +86,7 @@ std::vector<Sample> LoadSamples(const std::vector<std::string>& roots) {
         s.object = doc.root;
         s.jobset = IsJobSet(doc.root);
         s.volcano = IsVolcanoJob(doc.root);
+        s.framework = IsFramework(doc.root);
         if (s.jobset || s.volcano) {
           Sample defaulted = s;
           defaulted.where += " (defaulted)";
@@ -137,12 +141,14 @@ std::shared_ptr<const CompiledSchema> CorpusCrdSchema() {
 /// The schemas under test, named.
 NamedSchema JobSetSchema() { return {"builtin JobSet", BuiltinJobSetSchema()}; }
 NamedSchema VolcanoSchema() { return {"builtin Volcano", BuiltinVolcanoJobSchema()}; }
+NamedSchema FrameworkSchema() { return {"builtin Framework", BuiltinFrameworkSchema()}; }
 NamedSchema CrdSchema() { return {"JobSet CRD", CorpusCrdSchema()}; }
 
-/// The schemas `s` is compared under: both built-in ones for every object (one of another kind is
-/// mostly invalid, in many different ways), and with `with_crd` the corpus CRD's for JobSets.
+/// The schemas `s` is compared under: the three built-in ones for every object (one of another
+/// kind is mostly invalid, in many different ways), and with `with_crd` the corpus CRD's for
+/// JobSets.
 std::vector<NamedSchema> SchemasFor(const Sample& s, bool with_crd) {
-  std::vector<NamedSchema> out = {JobSetSchema(), VolcanoSchema()};
+  std::vector<NamedSchema> out = {JobSetSchema(), VolcanoSchema(), FrameworkSchema()};
   if (with_crd && s.jobset) out.push_back(CrdSchema());
   return out;
 }
@@ -398,6 +404,11 @@ void AgreeOnEverySample(const std::vector<Sample>& samples, bool with_crd) {
   }
 }
 
+/// The built-in schema of the kind of `s` (a JobSet, Volcano Job or Framework).
+NamedSchema OwnSchema(const Sample& s) {
+  return s.jobset ? JobSetSchema() : s.volcano ? VolcanoSchema() : FrameworkSchema();
+}
+
 TEST_CASE("fast schema: agrees with valijson on every document of examples/ and tests/") {
   AgreeOnEverySample(OwnSamples(), false);
 }
@@ -407,19 +418,22 @@ TEST_CASE("fast schema: agrees with valijson on every document of the corpus, CR
   if (!CorpusOrSkip().empty()) AgreeOnEverySample(CorpusSamples(), true);
 }
 
-TEST_CASE("fast schema: valid on every valid JobSet and Volcano Job of examples/") {
+TEST_CASE("fast schema: valid on every valid JobSet, Volcano Job and Framework of examples/") {
   // The fast path is really taken: a fast check that always said "unsure" fails here.
-  size_t valid = 0;
+  size_t valid = 0, frameworks = 0;
   for (const Sample& s : OwnSamples()) {
-    if (s.where.rfind(JOBSET_SOURCE_DIR "/examples/", 0) != 0 || (!s.jobset && !s.volcano)) {
+    if (s.where.rfind(JOBSET_SOURCE_DIR "/examples/", 0) != 0 ||
+        (!s.jobset && !s.volcano && !s.framework)) {
       continue;
     }
-    NamedSchema schema = s.jobset ? JobSetSchema() : VolcanoSchema();
+    NamedSchema schema = OwnSchema(s);
     if (!ValijsonSchemaValid(*schema.schema, s.object)) continue;
     ++valid;
+    frameworks += s.framework;
     CHECK_MESSAGE(FastSchemaVerdict(*schema.schema, s.object) == FastVerdict::kValid, s.where);
   }
   CHECK(valid >= 10);
+  CHECK(frameworks >= 3);
 }
 
 // ---- Random variants ------------------------------------------------------------------------
@@ -628,19 +642,21 @@ class Mutator {
 void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   std::vector<const Sample*> bases;
   for (const Sample& s : samples) {
-    if (s.jobset || s.volcano) bases.push_back(&s);
+    if (s.jobset || s.volcano || s.framework) bases.push_back(&s);
   }
   REQUIRE(bases.size() > 20);
   Mutator mutator(20261126);
   Tally builtin, crd;
-  size_t fast_valid = 0, fast_invalid = 0;
+  size_t fast_valid = 0, fast_invalid = 0, frameworks = 0, frameworks_valid = 0;
   constexpr int kVariants = 10000;
   for (int i = 0; i < kVariants; ++i) {
     const Sample& base = *bases[static_cast<size_t>(i) % bases.size()];
     Node variant = mutator.Mutate(base.object);
     const std::string where = base.where + " variant " + std::to_string(i);
-    NamedSchema own = base.jobset ? JobSetSchema() : VolcanoSchema();
+    NamedSchema own = OwnSchema(base);
     FastVerdict v = Compare(own, variant, where, &builtin);
+    frameworks += base.framework;
+    frameworks_valid += base.framework && v == FastVerdict::kValid;
     fast_valid += v == FastVerdict::kValid;
     fast_invalid += v == FastVerdict::kInvalid;
     if (with_crd && base.jobset) Compare(CrdSchema(), variant, where, &crd);
@@ -649,6 +665,7 @@ void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
                               << " decisive (valid " << fast_valid << ", invalid " << fast_invalid
                               << ")");
   MESSAGE("CRD schema: " << crd.decisive << " of " << crd.checked << " decisive");
+  MESSAGE("Framework schema: " << frameworks << " variants, valid " << frameworks_valid);
   CHECK(builtin.disagreements == 0);
   CHECK(crd.disagreements == 0);
   CHECK(builtin.checked == kVariants);
@@ -658,6 +675,10 @@ void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   CHECK(fast_valid * 10 >= builtin.checked);
   CHECK(fast_invalid * 10 >= builtin.checked);
   if (with_crd) CHECK(crd.decisive * 10 >= crd.checked * 9);
+  // The Framework schema gets its share of the variants, valid and invalid ones.
+  CHECK(frameworks * 20 >= kVariants);
+  CHECK(frameworks_valid * 10 >= frameworks);
+  CHECK(frameworks_valid * 10 <= frameworks * 9);
 }
 
 TEST_CASE("fast schema: agrees with valijson on thousands of damaged objects of our own") {

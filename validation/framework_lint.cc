@@ -8,44 +8,20 @@
 #include "validation/framework_types.h"
 #include "validation/jobset_validation.h"
 #include "validation/k8s_names.h"
+#include "validation/schema.h"
 
 namespace jobset {
 namespace {
 
+// The CRD's name pattern (NamingConvention), also in schemas/framework.v1.json.
 constexpr char kNamePattern[] = "^[a-z0-9]{1,63}$";
 
-enum class Want { kString, kInteger, kBoolean, kObject, kArray };
-
-const char* WantName(Want w) {
-  switch (w) {
-    case Want::kString:
-      return "string";
-    case Want::kInteger:
-      return "integer";
-    case Want::kBoolean:
-      return "boolean";
-    case Want::kObject:
-      return "object";
-    case Want::kArray:
-      return "array";
-  }
-  return "";
-}
-
-bool Is(const Node& n, Want w) {
-  switch (w) {
-    case Want::kString:
-      return n.is_string();
-    case Want::kInteger:
-      return n.is_int();
-    case Want::kBoolean:
-      return n.is_bool();
-    case Want::kObject:
-      return n.is_map();
-    case Want::kArray:
-      return n.is_seq();
-  }
-  return false;
+// The value under `key` of `parent` when `parent` is a map and the value is of `kind`; nullptr
+// when absent, null or of another type (which the schema reports).
+const Node* Typed(const Node* parent, std::string_view key, Node::Kind kind) {
+  if (!parent || !parent->is_map()) return nullptr;
+  const Node* n = parent->Find(key);
+  return n && n->kind == kind ? n : nullptr;
 }
 
 // maxRetryCount -2 at the framework level.
@@ -87,73 +63,17 @@ bool IsService(const Node& spec) {
   return any;
 }
 
-// The CRD's structural checks and the traps, over one object.
+// The traps of a Framework the CRD schema admits (and the metadata.name rule the API server
+// applies to every object), over one object. Values of the wrong type are skipped: the schema
+// reports them.
 class Checker {
  public:
   Checker(const Node& object, std::vector<Finding>* out) : sink_(object, out) {}
 
-  // The value under `key` of `parent` when it has the wanted type; nullptr when absent or null
-  // (kube-apiserver prunes a null field that is not nullable) or of another type (reported).
-  const Node* Get(const Node& parent, const std::string& path, std::string_view key, Want want) {
-    const Node* n = parent.Find(key);
-    std::string p = Child(path, key);
-    return Typed(n, p, want);
-  }
-
-  const Node* Typed(const Node* n, const std::string& p, Want want) {
-    if (!n || n->is_null()) return nullptr;
-    if (Is(*n, want)) return n;
-    std::string actual = GoQuote(Node::KindName(n->kind));
-    sink_.Field("framework/type", p, "Invalid value", actual,
-                p + " in body must be of type " + WantName(want) + ": " + actual);
-    return nullptr;
-  }
-
-  // An integer field with bounds; returns the node when it is an integer.
-  const Node* Integer(const Node& parent, const std::string& path, std::string_view key,
-                      int64_t min, std::optional<int64_t> max = std::nullopt) {
-    const Node* n = Get(parent, path, key, Want::kInteger);
-    if (!n) return nullptr;
-    std::string p = Child(path, key);
-    if (n->integer < min) {
-      sink_.Field("framework/minimum", p, "Invalid value", std::to_string(n->integer),
-                  p + " in body should be greater than or equal to " + std::to_string(min));
-    } else if (max && n->integer > *max) {
-      sink_.Field("framework/minimum", p, "Invalid value", std::to_string(n->integer),
-                  p + " in body should be less than or equal to " + std::to_string(*max));
-    }
-    return n;
-  }
-
-  void Pattern(const Node& value, const std::string& p, const char* rule) {
-    static const re2::RE2 re(kNamePattern);
-    if (re2::RE2::PartialMatch(value.text, re)) return;
-    sink_.Field(rule, p, "Invalid value", GoQuote(value.text),
-                p + " in body should match '" + kNamePattern + "'");
-  }
-
-  // Fields the CRD schema does not know are pruned without an error.
-  void Unknown(const Node& map, const std::string& path, std::initializer_list<const char*> known) {
-    for (const MapEntry& e : map.entries) {
-      bool ok = false;
-      for (const char* k : known) ok = ok || e.key == k;
-      if (ok) continue;
-      std::string p = Child(path, e.key);
-      sink_.Own("framework/unknown-field", Severity::kWarning, p,
-                "unknown field " + GoQuote(p) +
-                    ": the Framework CRD's structural schema prunes it silently, so the "
-                    "controller sees the field's zero value",
-                {}, PointAt::kKey);
-    }
-  }
-
   void Metadata(const Node& object) {
-    const Node* meta = Get(object, "", "metadata", Want::kObject);
-    const Node* name = meta ? Get(*meta, "metadata", "name", Want::kString) : nullptr;
-    const Node* generate = meta ? Get(*meta, "metadata", "generateName", Want::kString) : nullptr;
-    if (name) {
-      Pattern(*name, "metadata.name", "framework/name");
-    } else if (generate) {
+    const Node* meta = Typed(&object, "metadata", Node::Kind::kMap);
+    if (Typed(meta, "name", Node::Kind::kString)) return;  // The schema checks its pattern.
+    if (const Node* generate = Typed(meta, "generateName", Node::Kind::kString)) {
       // The API server appends 5 characters of [a-z0-9] and then validates the name.
       static const re2::RE2 prefix("^[a-z0-9]{0,58}$");
       if (!re2::RE2::FullMatch(generate->text, prefix)) {
@@ -171,12 +91,11 @@ class Checker {
   // `role` is the task role whose task retry policy this is; nullptr for the framework's.
   void Retry(const Node& parent, const std::string& path, const Node* role) {
     const bool task = role != nullptr;
-    const Node* rp = Get(parent, path, "retryPolicy", Want::kObject);
+    const Node* rp = Typed(&parent, "retryPolicy", Node::Kind::kMap);
     if (!rp) return;
     std::string p = Child(path, "retryPolicy");
-    Unknown(*rp, p, {"fancyRetryPolicy", "maxRetryCount"});
-    const Node* fancy = Get(*rp, p, "fancyRetryPolicy", Want::kBoolean);
-    const Node* max = Integer(*rp, p, "maxRetryCount", -2);
+    const Node* fancy = Typed(rp, "fancyRetryPolicy", Node::Kind::kBool);
+    const Node* max = Typed(rp, "maxRetryCount", Node::Kind::kInt);
     const char* who = task ? "a task" : "the Framework";
     if (fancy && fancy->boolean) {
       std::string bound =
@@ -204,15 +123,10 @@ class Checker {
   }
 
   void Spec(const Node& object) {
-    const Node* spec = Get(object, "", "spec", Want::kObject);
+    const Node* spec = Typed(&object, "spec", Node::Kind::kMap);
     if (!spec) return;
-    Unknown(*spec, "spec", {"description", "executionType", "retryPolicy", "taskRoles"});
-    Get(*spec, "spec", "description", Want::kString);
-    if (const Node* et = Get(*spec, "spec", "executionType", Want::kString)) {
-      if (et->text != "Create" && et->text != "Start" && et->text != "Stop") {
-        sink_.Field("framework/execution-type", "spec.executionType", "Unsupported value",
-                    GoQuote(et->text), "supported values: \"Create\", \"Start\", \"Stop\"");
-      } else if (et->text == "Stop") {
+    if (const Node* et = Typed(spec, "executionType", Node::Kind::kString)) {
+      if (et->text == "Stop") {
         sink_.Own("framework/execution-stop", Severity::kWarning, "spec.executionType",
                   "executionType Stop: the controller completes the first FrameworkAttempt at "
                   "once with code -210 StopFrameworkRequested and never retries it; no pod runs");
@@ -223,39 +137,24 @@ class Checker {
       }
     }
     Retry(*spec, "spec", nullptr);
-    const Node* roles = Get(*spec, "spec", "taskRoles", Want::kArray);
-    if (roles) {
+    if (const Node* roles = Typed(spec, "taskRoles", Node::Kind::kSeq)) {
       for (size_t i = 0; i < roles->items.size(); ++i)
         TaskRole(roles->items[i], Index("spec.taskRoles", i));
     }
   }
 
-  void TaskRole(const Node& item, const std::string& path) {
-    const Node* role = Typed(&item, path, Want::kObject);
-    if (!role) return;
-    Unknown(*role, path, {"name", "taskNumber", "frameworkAttemptCompletionPolicy", "task"});
-    if (const Node* name = Get(*role, path, "name", Want::kString))
-      Pattern(*name, Child(path, "name"), "framework/task-role-name");
-    Integer(*role, path, "taskNumber", 0, 10000);
-    if (const Node* cp = Get(*role, path, "frameworkAttemptCompletionPolicy", Want::kObject)) {
-      std::string p = Child(path, "frameworkAttemptCompletionPolicy");
-      Unknown(*cp, p, {"minFailedTaskCount", "minSucceededTaskCount"});
-      Integer(*cp, p, "minFailedTaskCount", -1);
-      Integer(*cp, p, "minSucceededTaskCount", -1);
-    }
-    if (const Node* task = Get(*role, path, "task", Want::kObject)) {
-      std::string p = Child(path, "task");
-      Unknown(*task, p, {"retryPolicy", "podGracefulDeletionTimeoutSec", "pod"});
-      Retry(*task, p, role);
-      if (const Node* t = Get(*task, p, "podGracefulDeletionTimeoutSec", Want::kInteger);
-          t && t->integer < 0) {
-        sink_.Own("framework/negative-deletion-timeout", Severity::kWarning,
-                  Child(p, "podGracefulDeletionTimeoutSec"),
-                  "podGracefulDeletionTimeoutSec " + std::to_string(t->integer) +
-                      " has always expired: a deleting pod is force-deleted at once (grace 0) "
-                      "instead of being given time to stop");
-      }
-      Get(*task, p, "pod", Want::kObject);
+  void TaskRole(const Node& role, const std::string& path) {
+    const Node* task = Typed(&role, "task", Node::Kind::kMap);
+    if (!task) return;
+    std::string p = Child(path, "task");
+    Retry(*task, p, &role);
+    if (const Node* t = Typed(task, "podGracefulDeletionTimeoutSec", Node::Kind::kInt);
+        t && t->integer < 0) {
+      sink_.Own("framework/negative-deletion-timeout", Severity::kWarning,
+                Child(p, "podGracefulDeletionTimeoutSec"),
+                "podGracefulDeletionTimeoutSec " + std::to_string(t->integer) +
+                    " has always expired: a deleting pod is force-deleted at once (grace 0) "
+                    "instead of being given time to stop");
     }
   }
 
@@ -333,10 +232,34 @@ class Checker {
 
 }  // namespace
 
+const SchemaReport& FrameworkSchemaReport() {
+  // Every keyword of schemas/framework.v1.json has its rule. A null task role has never been
+  // reported (kube-apiserver would reject it: it prunes only null fields).
+  static const SchemaReport report = [] {
+    SchemaReport r;
+    r.rules = {{"type", "", "framework/type"},
+               {"enum", "", "framework/execution-type"},
+               {"pattern", "metadata.name", "framework/name"},
+               {"pattern", "", "framework/task-role-name"},
+               {"minimum", "", "framework/minimum"},
+               {"maximum", "", "framework/minimum"},
+               {"additionalProperties", "", "framework/unknown-field"}};
+    r.unknown_field_severity = Severity::kWarning;
+    r.unknown_field_detail =
+        "the Framework CRD's structural schema prunes it silently, so the controller sees the "
+        "field's zero value";
+    r.quote = &GoQuote;
+    r.skip_null_items = true;
+    return r;
+  }();
+  return report;
+}
+
 std::vector<Finding> LintFramework(const Node& object, const LintOptions& /*options*/) {
   std::vector<Finding> findings;
+  if (auto schema = BuiltinFrameworkSchema())
+    findings = ValidateSchema(*schema, object, FrameworkSchemaReport());
   Checker c(object, &findings);
-  c.Unknown(object, "", {"apiVersion", "kind", "metadata", "spec", "status"});
   c.Metadata(object);
   c.Spec(object);
   c.CompletionTraps(DecodeFramework(object));

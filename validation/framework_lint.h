@@ -1,6 +1,7 @@
 // Linting a FrameworkController Framework: what kube-apiserver rejects through the Framework
-// CRD's OpenAPI schema (there is no admission webhook), and the traps it accepts
-// (microsoft/frameworkcontroller@d6e70787, pkg/apis/frameworkcontroller/v1/types.go and funcs.go).
+// CRD's OpenAPI schema (there is no admission webhook; the schema is schemas/framework.v1.json,
+// checked by the schema engine of validation/schema.h), and the traps it accepts
+// (docs/contract/framework.md).
 #pragma once
 
 #include <vector>
@@ -11,10 +12,18 @@
 namespace jobset {
 
 struct LintOptions;
+struct SchemaReport;
+
+/// How the findings of the Framework schema (BuiltinFrameworkSchema) read: kube-apiserver's words
+/// with Go's quoting, under the framework/* rule ids; unknown fields are warnings (the structural
+/// schema prunes them); a null task role is not reported.
+const SchemaReport& FrameworkSchemaReport();
 
 /// Checks one Framework object: errors for what the CRD schema rejects (framework/name,
-/// framework/task-role-name, framework/execution-type, framework/type, framework/minimum),
-/// warnings and infos for what the controller accepts but will not do as meant.
+/// framework/task-role-name, framework/execution-type, framework/type, framework/minimum), a
+/// warning for each field it prunes (framework/unknown-field), and warnings and infos for what
+/// the controller accepts but will not do as meant. Schema findings come first, in document
+/// order.
 std::vector<Finding> LintFramework(const Node& object, const LintOptions& options);
 
 }  // namespace jobset

@@ -6,6 +6,8 @@
 #include "validation/framework_types.h"
 #include "validation/lint.h"
 #include "validation/loader.h"
+#include "validation/rule_registry.h"
+#include "validation/schema.h"
 
 namespace jobset {
 namespace {
@@ -412,6 +414,48 @@ TEST_CASE("framework lint: upstream's examples draw no warning" * doctest::test_
   }
   CHECK(objects == 13);
   CHECK(infos == 16);  // framework/unbounded-transient-retries, at both levels where set
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("framework lint: the CRD's checks are schemas/framework.v1.json, under framework/ ids") {
+  auto schema = BuiltinFrameworkSchema();
+  REQUIRE(schema);
+  // Every rule id the schema's findings can carry is a registered framework/ rule.
+  for (const SchemaRuleId& r : FrameworkSchemaReport().rules) {
+    CAPTURE(r.rule);
+    CHECK(r.rule.rfind("framework/", 0) == 0);
+    CHECK(FindRule(r.rule) != nullptr);
+  }
+  // The structural errors of a damaged Framework are the schema engine's: the same findings,
+  // each under a framework/ rule (a schema keyword without a mapped rule would show schema/).
+  const std::string damaged = Patched({{"name: tf\n", "name: tf-job\n"},
+                                       {"executionType: Start", "executionType: Run"},
+                                       {"maxRetryCount: 2", "maxRetryCount: -3\n    retries: 1"},
+                                       {"taskNumber: 4", "taskNumber: '4'"},
+                                       {"- name: worker", "- name: Worker"}});
+  SourceFile f = ParseSource("fw.yaml", damaged);
+  std::vector<Finding> from_schema =
+      ValidateSchema(*schema, f.documents[0].root, FrameworkSchemaReport());
+  CHECK(Rules(from_schema) == std::vector<std::string>{
+                                  "framework/name error metadata.name",
+                                  "framework/execution-type error spec.executionType",
+                                  "framework/minimum error spec.retryPolicy.maxRetryCount",
+                                  "framework/unknown-field warning spec.retryPolicy.retries",
+                                  "framework/task-role-name error spec.taskRoles[1].name",
+                                  "framework/type error spec.taskRoles[1].taskNumber",
+                              });
+  std::vector<Finding> linted = Lint(damaged);
+  REQUIRE(linted.size() >= from_schema.size());
+  for (size_t i = 0; i < from_schema.size(); ++i) {
+    CHECK(linted[i].rule == from_schema[i].rule);
+    CHECK(linted[i].message == from_schema[i].message);
+    CHECK(linted[i].upstream == from_schema[i].upstream);
+  }
+  // Without the Framework's report, the same schema speaks in schema/* rules.
+  CHECK(ValidateSchema(*schema, f.documents[0].root).at(0).rule == "schema/invalid");
 }
 
 }  // namespace jobset

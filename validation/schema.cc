@@ -53,6 +53,7 @@ constexpr char kPatternKey[] = "x-jobset-re2-pattern";
 
 constexpr char kBuiltinSchemaName[] = "jobset.v1alpha2.json";
 constexpr char kVolcanoSchemaName[] = "volcano.v1alpha1.json";
+constexpr char kFrameworkSchemaName[] = "framework.v1.json";
 
 // ---- The RE2 pattern keyword ----------------------------------------------------------------
 
@@ -280,7 +281,8 @@ struct Place {
 /// Collects the findings of one ValidateSchema call.
 class Explainer {
  public:
-  Explainer(const CompiledSchema& schema, const Node& root) : schema_(schema), root_(root) {}
+  Explainer(const CompiledSchema& schema, const Node& root, const SchemaReport& report)
+      : schema_(schema), root_(root), report_(report) {}
 
   /// Explains one valijson error: re-checks the node it names (once per node).
   void Explain(const valijson::ValidationResults::Error& error) {
@@ -288,13 +290,13 @@ class Explainer {
     if (!Resolve(error.context, &place)) return;
     const std::string& what = error.description;
     if (what.rfind("Failed to validate against any schemas allowed by anyOf", 0) == 0) {
-      Composite(place, "must validate at least one schema (anyOf)");
+      Composite(place, "anyOf", "must validate at least one schema (anyOf)");
     } else if (what.rfind("Failed to validate against any child schemas allowed by oneOf", 0) ==
                    0 ||
                what.rfind("Failed to validate against exactly one child schema", 0) == 0) {
-      Composite(place, "must validate one and only one schema (oneOf)");
+      Composite(place, "oneOf", "must validate one and only one schema (oneOf)");
     } else if (what.rfind("Target should not validate against schema specified in 'not'", 0) == 0) {
-      Composite(place, "must not validate the schema (not)");
+      Composite(place, "not", "must not validate the schema (not)");
     }
     if (checked_.insert(place.node).second) Check(place);
   }
@@ -393,22 +395,43 @@ class Explainer {
   // How messages name a path (the root has none).
   static std::string Shown(const std::string& path) { return path.empty() ? "<root>" : path; }
 
-  void Add(const char* rule, const std::string& field, std::string message, Mark mark) {
-    if (!seen_.emplace(rule, field).second) return;
+  // A string as the report quotes it.
+  std::string Quoted(std::string_view s) const {
+    return report_.quote ? report_.quote(s) : Quote(s);
+  }
+  // A value as `field.Invalid` renders it, strings quoted as the report says.
+  std::string Rendered(const Node& n) const {
+    return n.is_string() ? Quoted(n.text) : RenderValue(n);
+  }
+
+  // The rule id of a violation of `keyword` at `field`: the report's, else `rule`.
+  std::string_view RuleFor(std::string_view keyword, std::string_view field,
+                           std::string_view rule) const {
+    for (const SchemaRuleId& r : report_.rules) {
+      if (r.keyword == keyword && (r.field.empty() || r.field == field)) return r.rule;
+    }
+    return rule;
+  }
+
+  // Adds the finding of a violation of `keyword` (once per rule and field).
+  void Add(std::string_view keyword, std::string_view rule, const std::string& field,
+           std::string message, Mark mark, Severity severity = Severity::kError) {
+    std::string id(RuleFor(keyword, field, rule));
+    if (!seen_.emplace(id, field).second) return;
     Finding f;
-    f.rule = rule;
-    f.severity = Severity::kError;
+    f.rule = std::move(id);
+    f.severity = severity;
     f.field = field;
-    f.upstream = message;
+    if (severity == Severity::kError) f.upstream = message;
     f.message = std::move(message);
     f.mark = mark;
     findings_.push_back(std::move(f));
   }
 
-  void Composite(const Place& place, const char* what) {
+  void Composite(const Place& place, const char* keyword, const char* what) {
     std::string p = Shown(place.path);
-    Add("schema/invalid", place.path,
-        p + ": Invalid value: " + RenderValue(*place.node) + ": " + p + " in body " + what,
+    Add(keyword, "schema/invalid", place.path,
+        p + ": Invalid value: " + Rendered(*place.node) + ": " + p + " in body " + what,
         ValueMark(place));
   }
 
@@ -418,7 +441,7 @@ class Explainer {
     const std::string p = Shown(place.path);
     // kube-apiserver drops null fields of known (non-nullable) properties before validating;
     // a null list item is still checked.
-    if (n.is_null() && place.member) return;
+    if (n.is_null() && (place.member || report_.skip_null_items)) return;
     for (const Json* s : place.schemas) {
       if (auto type = s->find("type"); type != s->end()) {
         std::vector<std::string> types;
@@ -437,7 +460,7 @@ class Explainer {
         }
         if (!ok) {
           std::string actual = Quote(Node::KindName(n.kind));
-          Add("schema/type", place.path,
+          Add("type", "schema/type", place.path,
               p + ": Invalid value: " + actual + ": " + p + " in body must be of type " + expected +
                   ": " + actual,
               ValueMark(place));
@@ -453,8 +476,8 @@ class Explainer {
           supported += RenderJson(v);
         }
         if (!found) {
-          Add("schema/enum", place.path,
-              p + ": Unsupported value: " + RenderValue(n) + ": supported values: " + supported,
+          Add("enum", "schema/enum", place.path,
+              p + ": Unsupported value: " + Rendered(n) + ": supported values: " + supported,
               ValueMark(place));
         }
       }
@@ -474,7 +497,7 @@ class Explainer {
         const Node* value = n.Find(key);
         if (!value || value->is_null()) {
           std::string field = Child(place.path, key);
-          Add("schema/required", field, field + ": Required value", KeyMark(place));
+          Add("required", "schema/required", field, field + ": Required value", KeyMark(place));
         }
       }
     }
@@ -484,8 +507,10 @@ class Explainer {
       for (const MapEntry& e : n.entries) {
         if (props != s.end() && props->is_object() && props->contains(e.key)) continue;
         std::string field = Child(place.path, e.key);
-        Add("schema/unknown-field", field, "unknown field " + Quote(field),
-            e.key_mark.known() ? e.key_mark : KeyMark(place));
+        std::string message = "unknown field " + Quoted(field);
+        if (!report_.unknown_field_detail.empty()) message += ": " + report_.unknown_field_detail;
+        Add("additionalProperties", "schema/unknown-field", field, std::move(message),
+            e.key_mark.known() ? e.key_mark : KeyMark(place), report_.unknown_field_severity);
       }
     }
   }
@@ -495,15 +520,15 @@ class Explainer {
     const std::string p = Shown(place.path);
     if (auto max = s.find("maxItems");
         max != s.end() && max->is_number_integer() && size > max->get<uint64_t>()) {
-      Add("schema/max-items", place.path,
+      Add("maxItems", "schema/max-items", place.path,
           p + ": Too many: " + std::to_string(size) + ": must have at most " + max->dump() +
               " items",
           ValueMark(place));
     }
     if (auto min = s.find("minItems");
         min != s.end() && min->is_number_integer() && size < min->get<uint64_t>()) {
-      Add("schema/max-items", place.path,
-          p + ": Invalid value: " + RenderValue(*place.node) + ": " + p +
+      Add("minItems", "schema/max-items", place.path,
+          p + ": Invalid value: " + Rendered(*place.node) + ": " + p +
               " in body should have at least " + min->dump() + " items",
           ValueMark(place));
     }
@@ -515,13 +540,13 @@ class Explainer {
     const size_t length = CodePoints(text);
     if (auto max = s.find("maxLength");
         max != s.end() && max->is_number_integer() && length > max->get<uint64_t>()) {
-      Add("schema/invalid", place.path,
+      Add("maxLength", "schema/invalid", place.path,
           p + ": Too long: may not be more than " + max->dump() + " bytes", ValueMark(place));
     }
     if (auto min = s.find("minLength");
         min != s.end() && min->is_number_integer() && length < min->get<uint64_t>()) {
-      Add("schema/invalid", place.path,
-          p + ": Invalid value: " + Quote(text) + ": " + p + " in body should be at least " +
+      Add("minLength", "schema/invalid", place.path,
+          p + ": Invalid value: " + Quoted(text) + ": " + p + " in body should be at least " +
               min->dump() + " chars long",
           ValueMark(place));
     }
@@ -529,8 +554,8 @@ class Explainer {
       const std::string& source = pattern->get_ref<const std::string&>();
       re2::RE2 re(source, re2::RE2::Quiet);
       if (re.ok() && !re2::RE2::PartialMatch(text, re)) {
-        Add("schema/invalid", place.path,
-            p + ": Invalid value: " + Quote(text) + ": " + p + " in body should match '" + source +
+        Add("pattern", "schema/invalid", place.path,
+            p + ": Invalid value: " + Quoted(text) + ": " + p + " in body should match '" + source +
                 "'",
             ValueMark(place));
       }
@@ -550,8 +575,8 @@ class Explainer {
       if (!bad) return;
       std::string relation = below ? (exclusive ? "greater than" : "greater than or equal to")
                                    : (exclusive ? "less than" : "less than or equal to");
-      Add("schema/minimum", place.path,
-          p + ": Invalid value: " + RenderValue(n) + ": " + p + " in body should be " + relation +
+      Add(keyword, "schema/minimum", place.path,
+          p + ": Invalid value: " + Rendered(n) + ": " + p + " in body should be " + relation +
               " " + NumberText(*it),
           ValueMark(place));
     };
@@ -563,6 +588,7 @@ class Explainer {
 
   const CompiledSchema& schema_;
   const Node& root_;
+  const SchemaReport& report_;
   std::set<const Node*> checked_;
   std::set<std::pair<std::string, std::string>> seen_;  // (rule, field)
   std::vector<Finding> findings_;
@@ -765,19 +791,27 @@ void CopyDefinition(const Json& from, const std::string& name, Json* defs) {
   }
 }
 
+/// Compiles the embedded schema `name` as it is; nullptr when it is missing or invalid.
+std::shared_ptr<const CompiledSchema> CompileEmbedded(const char* name) {
+  const std::string* text = FindEmbedded(name);
+  if (!text) return nullptr;
+  Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return nullptr;
+  std::string error;
+  return Compile(std::move(doc), &error);
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema() {
   // Compiled once, on first use; C++ makes the initialization thread-safe.
+  static const std::shared_ptr<const CompiledSchema> compiled = CompileEmbedded(kBuiltinSchemaName);
+  return compiled;
+}
+
+std::shared_ptr<const CompiledSchema> BuiltinFrameworkSchema() {
   static const std::shared_ptr<const CompiledSchema> compiled =
-      []() -> std::shared_ptr<const CompiledSchema> {
-    const std::string* text = FindEmbedded(kBuiltinSchemaName);
-    if (!text) return nullptr;
-    Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return nullptr;
-    std::string error;
-    return Compile(std::move(doc), &error);
-  }();
+      CompileEmbedded(kFrameworkSchemaName);
   return compiled;
 }
 
@@ -879,14 +913,15 @@ bool ValijsonSchemaValid(const CompiledSchema& schema, const Node& object) {
   return validator.validate(schema.schema, NodeAdapter(object), &results);
 }
 
-std::vector<Finding> ValidateSchema(const CompiledSchema& schema, const Node& object) {
+std::vector<Finding> ValidateSchema(const CompiledSchema& schema, const Node& object,
+                                    const SchemaReport& report) {
   // Most objects are valid: the fast check says so without valijson. When it finds the object
   // invalid, or cannot tell, valijson decides and explains, exactly as without the fast check.
   if (schema.fast.Check(object) == FastVerdict::kValid) return {};
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
   if (validator.validate(schema.schema, NodeAdapter(object), &results)) return {};
-  Explainer explainer(schema, object);
+  Explainer explainer(schema, object, report);
   valijson::ValidationResults::Error error;
   while (results.popError(error)) explainer.Explain(error);
   return explainer.Take();

@@ -14,6 +14,7 @@
 #include "tests/corpus.h"
 #include "validation/defaults.h"
 #include "validation/embedded.h"
+#include "validation/k8s_names.h"
 #include "validation/loader.h"
 
 namespace jobset {
@@ -750,6 +751,110 @@ TEST_CASE("schema: CRD conversion keeps preserve-unknown-fields open and nullabl
             "spec.name: Too long: may not be more than 3 bytes", 1, 14);
   ExpectOne(Check(*schema, "metadata: {nam: a}\n"), "schema/unknown-field", "metadata.nam",
             "unknown field \"metadata.nam\"", 1, 12);
+}
+
+}  // namespace jobset
+
+namespace jobset {
+namespace {
+
+/// A one-version CRD whose spec has a name (pattern), a size (bounds), a mode (enum) and a list
+/// of objects, compiled.
+std::shared_ptr<const CompiledSchema> ReportCrd() {
+  SourceFile f = ParseSource("crd.yaml",
+                             "apiVersion: apiextensions.k8s.io/v1\n"
+                             "kind: CustomResourceDefinition\n"
+                             "metadata: {name: things.example.com}\n"
+                             "spec:\n"
+                             "  versions:\n"
+                             "  - name: v1\n"
+                             "    served: true\n"
+                             "    schema:\n"
+                             "      openAPIV3Schema:\n"
+                             "        type: object\n"
+                             "        properties:\n"
+                             "          spec:\n"
+                             "            type: object\n"
+                             "            properties:\n"
+                             "              name: {type: string, pattern: '^[a-z]+$'}\n"
+                             "              size: {type: integer, minimum: 0, maximum: 9}\n"
+                             "              mode: {type: string, enum: [A, B]}\n"
+                             "              items: {type: array, items: {type: object}}\n");
+  std::string error;
+  auto schema = CompileCrdSchema(f.documents[0].root, "v1", &error);
+  INFO(error);
+  REQUIRE(schema);
+  return schema;
+}
+
+/// The findings of `yaml` under `schema`, reported as `report` says.
+std::vector<Finding> Reported(const CompiledSchema& schema, const std::string& yaml,
+                              const SchemaReport& report) {
+  SourceFile f = ParseSource("test.yaml", yaml);
+  REQUIRE(f.documents[0].parsed);
+  return ValidateSchema(schema, f.documents[0].root, report);
+}
+
+}  // namespace
+
+TEST_CASE("schema report: rule ids by keyword and field, first match wins") {
+  auto schema = ReportCrd();
+  SchemaReport report;
+  report.rules = {{"pattern", "spec.name", "thing/name"},
+                  {"minimum", "", "thing/bound"},
+                  {"maximum", "", "thing/bound"},
+                  {"type", "", "thing/type"}};
+  const std::string yaml = "spec: {name: A1, size: 10, mode: C, items: [1]}\n";
+  std::vector<std::string> got;
+  for (const Finding& f : Reported(*schema, yaml, report)) {
+    got.push_back(f.rule + " " + f.field);
+    CHECK(f.severity == Severity::kError);
+    CHECK(f.upstream == f.message);
+  }
+  // The enum has no mapping: it keeps its schema/* id. Messages do not change.
+  CHECK(got == std::vector<std::string>{"thing/name spec.name", "thing/bound spec.size",
+                                        "schema/enum spec.mode", "thing/type spec.items[0]"});
+  CHECK(Reported(*schema, "spec: {size: -1}\n", report).at(0).message ==
+        "spec.size: Invalid value: -1: spec.size in body should be greater than or equal to 0");
+  // Without a report, the schema/* ids.
+  std::vector<Finding> plain = Reported(*schema, yaml, SchemaReport{});
+  REQUIRE(plain.size() == 4);
+  CHECK(plain[0].rule == "schema/invalid");
+  CHECK(plain[1].rule == "schema/minimum");
+  // A field mapping applies at that field only.
+  report.rules = {{"pattern", "spec.other", "thing/name"}};
+  CHECK(Reported(*schema, "spec: {name: A1}\n", report).at(0).rule == "schema/invalid");
+}
+
+TEST_CASE("schema report: pruned unknown fields, Go quoting, null list items") {
+  auto schema = ReportCrd();
+  SchemaReport report;
+  report.rules = {{"additionalProperties", "", "thing/unknown-field"}};
+  report.unknown_field_severity = Severity::kWarning;
+  report.unknown_field_detail = "pruned";
+  report.quote = &GoQuote;
+  report.skip_null_items = true;
+  std::vector<Finding> fs =
+      Reported(*schema, "spec:\n  sise: 1\n  mode: \"\\x01\"\n  items: [null]\n", report);
+  REQUIRE(fs.size() == 2);
+  CHECK(fs[0].rule == "thing/unknown-field");
+  CHECK(fs[0].severity == Severity::kWarning);
+  CHECK(fs[0].message == "unknown field \"spec.sise\": pruned");
+  CHECK(fs[0].upstream.empty());  // The API server accepts the object.
+  CHECK(fs[0].mark.line == 2);
+  CHECK(fs[0].mark.column == 3);
+  // Go's %q writes a control byte as \x01, JSON as \u0001.
+  CHECK(fs[1].message == "spec.mode: Unsupported value: \"\\x01\": supported values: \"A\", \"B\"");
+
+  // The default report: an error, JSON quoting, and the null item is checked.
+  std::vector<Finding> plain =
+      Reported(*schema, "spec:\n  sise: 1\n  mode: \"\\x01\"\n  items: [null]\n", SchemaReport{});
+  REQUIRE(plain.size() == 3);
+  CHECK(plain[0].severity == Severity::kError);
+  CHECK(plain[0].message == "unknown field \"spec.sise\"");
+  CHECK(plain[1].message ==
+        "spec.mode: Unsupported value: \"\\u0001\": supported values: \"A\", \"B\"");
+  CHECK(plain[2].field == "spec.items[0]");
 }
 
 }  // namespace jobset
