@@ -18,8 +18,9 @@ struct LoadLimits {
   /// Values copied for anchors and aliases in one file, all its documents together, counted
   /// before each copy is made: what bounds the memory and time of an alias bomb, whether it is
   /// one document or many documents each under `max_nodes`. A real manifest copies a pod
-  /// template a few times (hundreds of values).
-  size_t max_alias_values = 250'000;
+  /// template a few times (hundreds of values). 100,000 values are about 10 MB, so that lint -j 2
+  /// over two hostile files stays under 50 MB.
+  size_t max_alias_values = 100'000;
 };
 
 /// One YAML document of a file (a JSON file is one document).
