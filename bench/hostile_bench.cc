@@ -1,24 +1,32 @@
 // What hostile input costs (issue #19): for each case, time and peak memory at 1x, 2x and 4x
 // the input, each in a child process of its own (bench/README.md, "Hostile input").
 //   hostile_bench [CASE...]      CASE: alias-bomb, near-limit-documents, wide-mapping,
-//                                replicated-jobs-update, wide-labels-update (default: all)
+//                                replicated-jobs-update, wide-labels-update, analysis-rules,
+//                                volcano-policies, volume-claim-templates, replay-steps
+//                                (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
-// ru_maxrss) includes the input, which is reported beside it.
+// ru_maxrss) includes the input, which is reported beside it. The last four cases build their
+// object in memory and call the check directly; their input bytes are the object as JSON.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
+#include "validation/analysis.h"
+#include "validation/jobset_validation.h"
 #include "validation/json_node.h"
 #include "validation/loader.h"
+#include "validation/policy_engine.h"
+#include "validation/replay.h"
 #include "validation/schema.h"
+#include "validation/volcano_lint.h"
 #include "webhook/admission_handler.h"
 
 namespace {
@@ -104,6 +112,137 @@ std::string WideLabelsUpdate(int scale) {
          object(true) + R"(,"oldObject":)" + object(false) + "}}";
 }
 
+Node Str(const std::string& s) { return Node::String(s); }
+
+Node Named(const std::string& name) {
+  Node n = Node::Map();
+  n.Set("name", Str(name));
+  return n;
+}
+
+Node Object(const char* api_version, const char* kind) {
+  Node o = Node::Map();
+  o.Set("apiVersion", Str(api_version));
+  o.Set("kind", Str(kind));
+  o.Set("metadata", Node::Map()).Set("name", Str("wide"));
+  return o;
+}
+
+// A JobSet with 50,000 x scale replicated jobs (each depending on the one before) and as many
+// failure policy rules, rule k targeting replicated job k (restartStrategy InPlaceRestart: the
+// policy simulation is not part of this case).
+Node AnalysisRules(int scale) {
+  const int n = 50000 * scale;
+  Node js = Object("jobset.x-k8s.io/v1alpha2", "JobSet");
+  // Lists are filled before they are set: Set may move the entries of a mapping.
+  Node rules = Node::Seq(), rjs = Node::Seq();
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "rj-" + std::to_string(i);
+    Node rj = Named(name);
+    rj.Set("replicas", Node::Int(1));
+    Node d = Named(i ? "rj-" + std::to_string(i - 1) : name);
+    d.Set("status", Str("Ready"));
+    rj.Set("dependsOn", Node::Seq()).items.push_back(std::move(d));
+    rjs.items.push_back(std::move(rj));
+    Node r = Named("r-" + std::to_string(i));
+    r.Set("action", Str("FailJobSet"));
+    r.Set("onJobFailureReasons", Node::Seq()).items.push_back(Str("PodFailurePolicy"));
+    r.Set("targetReplicatedJobs", Node::Seq()).items.push_back(Str(name));
+    rules.items.push_back(std::move(r));
+  }
+  Node fp = Node::Map();
+  fp.Set("maxRestarts", Node::Int(3));
+  fp.Set("restartStrategy", Str("InPlaceRestart"));
+  fp.Set("rules", std::move(rules));
+  Node& spec = js.Set("spec", Node::Map());
+  spec.Set("failurePolicy", std::move(fp));
+  spec.Set("replicatedJobs", std::move(rjs));
+  return js;
+}
+
+Node Policy(const char* key, Node value, const char* action) {
+  Node p = Node::Map();
+  p.Set(key, std::move(value));
+  p.Set("action", Str(action));
+  return p;
+}
+
+// A Volcano Job with 50,000 x scale exit-code policies (each code twice) and as many tasks.
+Node VolcanoPolicies(int scale) {
+  const int n = 50000 * scale;
+  Node job = Object("batch.volcano.sh/v1alpha1", "Job");
+  Node policies = Node::Seq(), tasks = Node::Seq();
+  for (int j = 0; j < n; ++j) {
+    policies.items.push_back(Policy("exitCode", Node::Int(j % (n / 2)), "AbortJob"));
+    Node task = Named("t" + std::to_string(j));
+    task.Set("replicas", Node::Int(1));
+    task.Set("policies", Node::Seq())
+        .items.push_back(j < n - 1 ? Policy("event", Str("PodFailed"), "RestartTask")
+                                   : Policy("exitCode", Node::Int(0), "RestartTask"));
+    tasks.items.push_back(std::move(task));
+  }
+  Node& spec = job.Set("spec", Node::Map());
+  spec.Set("policies", std::move(policies));
+  spec.Set("tasks", std::move(tasks));
+  return job;
+}
+
+// A JobSet with 2,500 volume claim templates (the CRD's most) and one pod with 125,000 x scale
+// volumes and as many volumeMounts.
+Node VolumeClaimTemplates(int scale) {
+  const int templates = 2500, filler = 125000 * scale;
+  Node js = Object("jobset.x-k8s.io/v1alpha2", "JobSet");
+  Node& spec = js.Set("spec", Node::Map());
+  Node& policies = spec.Set("volumeClaimPolicies", Node::Seq());
+  for (int p = 0; p < templates / 50; ++p) {
+    Node policy = Node::Map();
+    Node& list = policy.Set("templates", Node::Seq());
+    for (int t = 0; t < 50; ++t) {
+      Node tmpl = Node::Map();
+      tmpl.Set("metadata", Named("v-" + std::to_string(p * 50 + t)));
+      list.items.push_back(std::move(tmpl));
+    }
+    policies.items.push_back(std::move(policy));
+  }
+  Node volumes = Node::Seq(), mounts = Node::Seq();
+  for (int i = 0; i < filler; ++i) {
+    volumes.items.push_back(Named("f-" + std::to_string(i)));
+    mounts.items.push_back(Named("f-" + std::to_string(i)));
+  }
+  for (int t = 0; t < templates; ++t) mounts.items.push_back(Named("v-" + std::to_string(t)));
+  Node container = Named("c");
+  container.Set("image", Str("img"));
+  container.Set("volumeMounts", std::move(mounts));
+  Node pod = Node::Map();
+  pod.Set("volumes", std::move(volumes));
+  pod.Set("containers", Node::Seq()).items.push_back(std::move(container));
+  Node rj = Named("rj");
+  rj.Set("template", Node::Map())
+      .Set("spec", Node::Map())
+      .Set("template", Node::Map())
+      .Set("spec", std::move(pod));
+  spec.Set("replicatedJobs", Node::Seq()).items.push_back(std::move(rj));
+  return js;
+}
+
+// A JobSet of 125,000 x scale replicated jobs and a replay of as many steps, one failure each,
+// from the last replicated job to the first.
+Node ReplaySteps(int scale, std::vector<jobset::StepSpec>* steps) {
+  const int n = 125000 * scale;
+  Node js = Object("jobset.x-k8s.io/v1alpha2", "JobSet");
+  Node& rjs = js.Set("spec", Node::Map()).Set("replicatedJobs", Node::Seq());
+  for (int i = 0; i < n; ++i) {
+    Node rj = Named("rj-" + std::to_string(i));
+    rj.Set("replicas", Node::Int(1));
+    rjs.items.push_back(std::move(rj));
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    steps->push_back(
+        {jobset::FailureSpec{"rj-" + std::to_string(i), 0, "BackoffLimitExceeded", ""}});
+  }
+  return js;
+}
+
 // CPU time of this process: the host is shared, so wall time measures the neighbours too.
 double CpuSeconds() {
   timespec t{};
@@ -111,11 +250,55 @@ double CpuSeconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-const char* const kCases[] = {"alias-bomb", "near-limit-documents", "wide-mapping",
-                              "replicated-jobs-update", "wide-labels-update"};
+const char* const kCases[] = {
+    "alias-bomb",         "near-limit-documents", "wide-mapping",     "replicated-jobs-update",
+    "wide-labels-update", "analysis-rules",       "volcano-policies", "volume-claim-templates",
+    "replay-steps"};
+
+// The cases that call a check on an object built in memory; prints "bytes seconds verdict".
+bool RunObjectCase(const std::string& name, int scale) {
+  Node object;
+  std::vector<jobset::StepSpec> steps;
+  if (name == "analysis-rules") {
+    object = AnalysisRules(scale);
+  } else if (name == "volcano-policies") {
+    object = VolcanoPolicies(scale);
+  } else if (name == "volume-claim-templates") {
+    object = VolumeClaimTemplates(scale);
+  } else if (name == "replay-steps") {
+    object = ReplaySteps(scale, &steps);
+  } else {
+    return false;
+  }
+  const size_t bytes = jobset::NodeToJsonText(object).size();
+  std::vector<jobset::Finding> findings;
+  std::string verdict;
+  const double start = CpuSeconds();
+  if (name == "analysis-rules") {
+    jobset::FindingSink sink(object, &findings);
+    jobset::AnalyzeJobSet(object, jobset::FeatureGates{}, &sink);
+  } else if (name == "volcano-policies") {
+    jobset::AnalyzeVolcanoJob(object, object, &findings);
+  } else if (name == "volume-claim-templates") {
+    jobset::FindingSink sink(object, &findings);
+    jobset::ValidateWebhookCreate(object, jobset::FeatureGates{}, &sink);
+  } else {
+    const jobset::PreparedPolicy policy =
+        jobset::PreparePolicy(jobset::DecodeJobSet(object), jobset::FeatureGates{});
+    jobset::ReplayResult result;
+    std::string error;
+    bool ok = jobset::Replay(policy, steps, &result, &error);
+    verdict = std::to_string(result.steps.size()) + " steps" + (ok ? "" : ", " + error);
+  }
+  const double seconds = CpuSeconds() - start;
+  if (verdict.empty()) verdict = std::to_string(findings.size()) + " findings";
+  std::printf("%zu %.6f %s\n", bytes, seconds, verdict.c_str());
+  return true;
+}
 
 // Runs one case; prints "bytes seconds verdict".
 int RunOne(const std::string& name, int scale) {
+  if (RunObjectCase(name, scale)) return 0;
   std::string input;
   bool lint = true;
   if (name == "alias-bomb") {

@@ -3,6 +3,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "validation/field_path.h"
 #include "validation/go_regexp.h"
@@ -24,27 +27,21 @@ bool Contains(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// True when every element of `inner` is in `outer`; an empty list means "everything", which is
-// `all` when the values are a known finite set (replicated job names) and unbounded otherwise.
-bool Covers(const std::vector<std::string>& outer, const std::vector<std::string>& inner,
-            const std::vector<std::string>& all = {}) {
-  if (outer.empty()) return true;
-  const std::vector<std::string>& in = inner.empty() ? all : inner;
-  if (in.empty()) return false;
-  return std::all_of(in.begin(), in.end(),
-                     [&](const std::string& s) { return Contains(outer, s); });
-}
+// Replicated job indexes by name, in order (a name may repeat: an admission error of its own).
+using RJobsByName = std::unordered_map<std::string_view, std::vector<size_t>>;
 
-// Indexes of the replicated jobs a rule applies to.
-std::vector<size_t> Targets(const JobSet& js, const FailurePolicyRule& rule) {
-  std::vector<size_t> out;
+RJobsByName IndexByName(const JobSet& js) {
+  RJobsByName out;
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
-    if (rule.target_replicated_jobs.empty() ||
-        Contains(rule.target_replicated_jobs, js.replicated_jobs[i].name)) {
-      out.push_back(i);
-    }
+    out[js.replicated_jobs[i].name].push_back(i);
   }
   return out;
+}
+
+// The index of the first replicated job named `name`, or -1.
+long FirstNamed(const RJobsByName& by_name, std::string_view name) {
+  auto it = by_name.find(name);
+  return it == by_name.end() ? -1 : static_cast<long>(it->second.front());
 }
 
 // True when a FailJob pod failure policy rule fires on exit codes the program chooses: NotIn
@@ -118,67 +115,186 @@ void CheckPatterns(const JobSet& js, FindingSink* sink) {
   }
 }
 
+// The reasons a replicated job can be unable to fail with (WhyReasonUnreachable); any other
+// reason is reachable by every replicated job.
+constexpr std::array<std::string_view, 4> kGatedReasons = {
+    "DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded", "PodFailurePolicy"};
+
+// What the replicated jobs a rule targets (a set of names, or all) can do for each gated
+// reason: whether one can fail with it, the last one (whose explanation is given when none
+// can), the first and how many they are. Built from per-name summaries, so a rule costs the
+// length of its own lists, whatever the number of replicated jobs.
+struct TargetSummary {
+  size_t count = 0, first = 0, last = 0;
+  std::array<bool, kGatedReasons.size()> reachable{};
+
+  void Add(const TargetSummary& o) {
+    if (o.count == 0) return;
+    first = count ? std::min(first, o.first) : o.first;
+    last = count ? std::max(last, o.last) : o.last;
+    count += o.count;
+    for (size_t k = 0; k < reachable.size(); ++k) reachable[k] = reachable[k] || o.reachable[k];
+  }
+};
+
 void CheckUnreachableReasons(const JobSet& js, FindingSink* sink) {
   const auto& rules = js.failure_policy->rules;
+  // One summary per replicated job name, and one of them all (rules without targets).
+  std::unordered_map<std::string_view, TargetSummary> by_name;
+  TargetSummary all;
+  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+    TargetSummary one;
+    one.count = 1, one.first = one.last = r;
+    for (size_t k = 0; k < kGatedReasons.size(); ++k) {
+      one.reachable[k] = WhyUnreachable(js.replicated_jobs[r], kGatedReasons[k]).empty();
+    }
+    by_name[js.replicated_jobs[r].name].Add(one);
+    all.Add(one);
+  }
   for (size_t i = 0; i < rules.size(); ++i) {
-    std::vector<size_t> targets = Targets(js, rules[i]);
+    TargetSummary named;
+    if (!rules[i].target_replicated_jobs.empty()) {
+      std::unordered_set<std::string_view> seen;
+      for (const std::string& t : rules[i].target_replicated_jobs) {
+        auto it = by_name.find(t);
+        if (it != by_name.end() && seen.insert(t).second) named.Add(it->second);
+      }
+    }
+    const TargetSummary& targets = rules[i].target_replicated_jobs.empty() ? all : named;
+    if (targets.count == 0) continue;
     const auto& reasons = rules[i].on_job_failure_reasons;
     for (size_t k = 0; k < reasons.size(); ++k) {
-      if (targets.empty()) break;
-      std::string why;
-      size_t first = targets[0];
-      for (size_t t : targets) {
-        why = WhyUnreachable(js.replicated_jobs[t], reasons[k]);
-        if (why.empty()) break;
+      auto gated = std::find(kGatedReasons.begin(), kGatedReasons.end(), reasons[k]);
+      if (gated == kGatedReasons.end() || targets.reachable[gated - kGatedReasons.begin()]) {
+        continue;
       }
-      if (why.empty()) continue;
+      // None can: the explanation is the last target's, as a scan in order would end with.
+      std::string why = WhyUnreachable(js.replicated_jobs[targets.last], reasons[k]);
       std::string whom =
-          targets.size() == 1
-              ? "replicated job '" + js.replicated_jobs[first].name + "' cannot"
-              : "none of the " + std::to_string(targets.size()) + " replicated jobs it targets can";
+          targets.count == 1
+              ? "replicated job '" + js.replicated_jobs[targets.first].name + "' cannot"
+              : "none of the " + std::to_string(targets.count) + " replicated jobs it targets can";
       sink->Own("failure-policy/unreachable-reason", kWarn,
                 Index(Child(Index(kRules, i), "onJobFailureReasons"), k),
                 "rule '" + rules[i].name + "' waits for reason " + reasons[k] + ", which " + whom +
                     " fail with: " + why,
-                RJobPath(first, "template.spec"));
+                RJobPath(targets.first, "template.spec"));
     }
   }
 }
+
+// A rule's match criteria as sets, for "does rule A match every failure rule B matches".
+struct MatchSets {
+  std::unordered_set<std::string_view> reasons, targets, patterns;
+};
+
+MatchSets SetsOf(const FailurePolicyRule& r) {
+  MatchSets m;
+  m.reasons.insert(r.on_job_failure_reasons.begin(), r.on_job_failure_reasons.end());
+  m.targets.insert(r.target_replicated_jobs.begin(), r.target_replicated_jobs.end());
+  m.patterns.insert(r.on_job_failure_message_patterns.begin(),
+                    r.on_job_failure_message_patterns.end());
+  return m;
+}
+
+// The same criteria as one string, equal for two rules exactly when their sets are: each set
+// sorted, each element length-prefixed. The action is not part of it.
+std::string Signature(const MatchSets& m) {
+  std::string out;
+  for (const auto* set : {&m.reasons, &m.targets, &m.patterns}) {
+    std::vector<std::string_view> sorted(set->begin(), set->end());
+    std::sort(sorted.begin(), sorted.end());
+    out += std::to_string(sorted.size()) + ":";
+    for (std::string_view e : sorted) out += std::to_string(e.size()) + ":" + std::string(e);
+  }
+  return out;
+}
+
+// True when every element of `inner` is in `outer`; an empty `outer` means "everything", an
+// empty `inner` means `all` (for targets: every replicated job) and covers nothing otherwise.
+// Each probe is charged to `*budget`; false once it is spent.
+bool Covers(const std::unordered_set<std::string_view>& outer,
+            const std::unordered_set<std::string_view>& inner,
+            const std::unordered_set<std::string_view>& all, size_t* budget) {
+  if (outer.empty()) return true;
+  const auto& in = inner.empty() ? all : inner;
+  if (in.empty() || in.size() > outer.size()) return false;
+  for (std::string_view s : in) {
+    if (*budget == 0) return false;
+    --*budget;
+    if (!outer.count(s)) return false;
+  }
+  return true;
+}
+
+// The work CheckShadowedRules may spend comparing rules of different match criteria (set
+// probes). Whether one rule covers another is a subset test, which no index answers for all
+// pairs at once; the budget keeps a hostile list of thousands of distinct rules from costing
+// time quadratic in its length. Realistic policies use a tiny part of it
+// (docs/rules/failure-policy/shadowed-rule.md).
+constexpr size_t kShadowBudget = size_t{1} << 22;
 
 void CheckShadowedRules(const JobSet& js, FindingSink* sink) {
   const auto& rules = js.failure_policy->rules;
   // A rule without targets applies to every replicated job, which is a list an earlier rule can
   // name in full. (Reasons have no such list: a Job failing with an empty reason matches only a
   // rule without reasons.)
-  std::vector<std::string> all_rjobs;
-  for (const ReplicatedJob& rj : js.replicated_jobs) all_rjobs.push_back(rj.name);
-  for (size_t j = 1; j < rules.size(); ++j) {
-    for (size_t i = 0; i < j; ++i) {
-      const FailurePolicyRule& a = rules[i];
-      const FailurePolicyRule& b = rules[j];
-      // Rule a takes every failure rule b would: its reasons and targets cover b's, and it
-      // matches whatever the message (no patterns), or with b's very patterns.
-      bool patterns_cover =
-          a.on_job_failure_message_patterns.empty() ||
-          (!b.on_job_failure_message_patterns.empty() &&
-           Covers(a.on_job_failure_message_patterns, b.on_job_failure_message_patterns));
-      if (!Covers(a.on_job_failure_reasons, b.on_job_failure_reasons) ||
-          !Covers(a.target_replicated_jobs, b.target_replicated_jobs, all_rjobs) ||
-          !patterns_cover) {
-        continue;
-      }
-      // Names may repeat (an error of their own): then say which rules by index.
-      std::string bn = "'" + b.name + "'", an = "'" + a.name + "'";
-      if (a.name == b.name) {
-        bn = Index("rules", j) + " " + bn;
-        an = Index("rules", i) + " " + an;
-      }
-      sink->Own("failure-policy/shadowed-rule", kWarn, Child(Index(kRules, j), "name"),
-                "rule " + bn + " can never fire: the earlier rule " + an +
-                    " matches every failure it matches, and the first matching rule wins",
-                Index(kRules, i), PointAt::kKey);
-      break;
+  std::unordered_set<std::string_view> all_rjobs, none;
+  for (const ReplicatedJob& rj : js.replicated_jobs) all_rjobs.insert(rj.name);
+  // Rules with the same criteria form a group: the first of a group covers the later ones,
+  // and whether another rule covers them is one question per group.
+  std::unordered_map<std::string, size_t> group_of_signature;
+  std::vector<size_t> group(rules.size());
+  std::vector<size_t> first, last;  // Per group: its first and last rule.
+  std::vector<MatchSets> sets;      // Per group.
+  for (size_t j = 0; j < rules.size(); ++j) {
+    MatchSets m = SetsOf(rules[j]);
+    auto [it, added] = group_of_signature.emplace(Signature(m), first.size());
+    if (added) {
+      first.push_back(j), last.push_back(j);
+      sets.push_back(std::move(m));
     }
+    group[j] = it->second;
+    last[it->second] = j;
+  }
+  // Rule a takes every failure rule b would: its reasons and targets cover b's, and it matches
+  // whatever the message (no patterns), or with b's very patterns.
+  size_t budget = kShadowBudget;
+  auto covers = [&](const MatchSets& a, const MatchSets& b) {
+    if (budget == 0) return false;
+    --budget;
+    bool patterns_cover = a.patterns.empty() ||
+                          (!b.patterns.empty() && Covers(a.patterns, b.patterns, none, &budget));
+    return patterns_cover && Covers(a.reasons, b.reasons, none, &budget) &&
+           Covers(a.targets, b.targets, all_rjobs, &budget);
+  };
+  // Per group: the first rule of another group that covers it, earlier than its last rule.
+  std::vector<size_t> coverer(first.size(), rules.size());
+  for (size_t g = 0; g < first.size(); ++g) {
+    for (size_t h = 0; budget > 0 && h < first.size() && first[h] < last[g]; ++h) {
+      if (h != g && covers(sets[h], sets[g])) {
+        coverer[g] = first[h];
+        break;
+      }
+    }
+  }
+  for (size_t j = 1; j < rules.size(); ++j) {
+    const size_t g = group[j];
+    size_t i = coverer[g] < j ? coverer[g] : rules.size();
+    if (first[g] < j) i = std::min(i, first[g]);
+    if (i == rules.size()) continue;
+    const FailurePolicyRule& a = rules[i];
+    const FailurePolicyRule& b = rules[j];
+    // Names may repeat (an error of their own): then say which rules by index.
+    std::string bn = "'" + b.name + "'", an = "'" + a.name + "'";
+    if (a.name == b.name) {
+      bn = Index("rules", j) + " " + bn;
+      an = Index("rules", i) + " " + an;
+    }
+    sink->Own("failure-policy/shadowed-rule", kWarn, Child(Index(kRules, j), "name"),
+              "rule " + bn + " can never fire: the earlier rule " + an +
+                  " matches every failure it matches, and the first matching rule wins",
+              Index(kRules, i), PointAt::kKey);
   }
 }
 
@@ -247,11 +363,11 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
   }
   const Node* rules = pfp->Find("rules");
   if (!rules || !rules->is_seq()) return;
-  std::vector<std::string> containers;
+  std::unordered_set<std::string_view> containers;
   for (const char* list : {"containers", "initContainers"}) {
     const Node* cs = rj.pod_spec ? rj.pod_spec->Find(list) : nullptr;
     if (cs && cs->is_seq())
-      for (const Node& c : cs->items) containers.push_back(std::string(c.StringOr("name")));
+      for (const Node& c : cs->items) containers.insert(c.StringOr("name"));
   }
   for (size_t k = 0; k < rules->items.size(); ++k) {
     const Node& rule = rules->items[k];
@@ -278,7 +394,7 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
     if (!codes || !codes->is_map()) continue;
     std::string codes_path = Child(base, "onExitCodes");
     if (const Node* name = codes->Find("containerName");
-        name && name->is_string() && !Contains(containers, name->text)) {
+        name && name->is_string() && !containers.count(name->text)) {
       sink->Own("job-template/exit-code-container", kWarn, Child(codes_path, "containerName"),
                 "the Job API refuses every child Job of '" + rj.name +
                     "': onExitCodes names "
@@ -311,13 +427,12 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
 // pass in order settles it; unknown names are admission errors and are left alone here.
 std::vector<bool> NeverStart(const JobSet& js) {
   std::vector<bool> never(js.replicated_jobs.size(), false);
+  const RJobsByName by_name = IndexByName(js);
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
     for (const DependsOn& d : js.replicated_jobs[i].depends_on) {
-      for (size_t j = 0; j <= i; ++j) {
-        if (js.replicated_jobs[j].name != d.name) continue;
-        if (j == i || never[j]) never[i] = true;
-        break;
-      }
+      const long j = FirstNamed(by_name, d.name);
+      if (j < 0 || j > static_cast<long>(i)) continue;
+      if (j == static_cast<long>(i) || never[static_cast<size_t>(j)]) never[i] = true;
     }
   }
   return never;
@@ -325,6 +440,7 @@ std::vector<bool> NeverStart(const JobSet& js) {
 
 // dependsOn that waits forever: on the replicated job itself, or on one that never starts.
 void CheckDependsOn(const JobSet& js, const std::vector<bool>& never, FindingSink* sink) {
+  const RJobsByName by_name = IndexByName(js);
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
     const ReplicatedJob& rj = js.replicated_jobs[i];
     for (size_t k = 0; k < rj.depends_on.size(); ++k) {
@@ -336,15 +452,12 @@ void CheckDependsOn(const JobSet& js, const std::vector<bool>& never, FindingSin
                       "to be " + d.status + " before creating them, so it never starts");
         continue;
       }
-      for (size_t j = 0; j < i; ++j) {
-        if (js.replicated_jobs[j].name != d.name) continue;
-        if (never[j]) {
-          sink->Own("depends-on/never-starts", kWarn, field,
-                    "replicated job '" + rj.name + "' depends on '" + d.name +
-                        "', which never starts, so its Jobs are never created either",
-                    RJobPath(j, "dependsOn"));
-        }
-        break;
+      const long j = FirstNamed(by_name, d.name);
+      if (j >= 0 && j < static_cast<long>(i) && never[static_cast<size_t>(j)]) {
+        sink->Own("depends-on/never-starts", kWarn, field,
+                  "replicated job '" + rj.name + "' depends on '" + d.name +
+                      "', which never starts, so its Jobs are never created either",
+                  RJobPath(static_cast<size_t>(j), "dependsOn"));
       }
     }
   }
@@ -357,11 +470,13 @@ void CheckDependsOn(const JobSet& js, const std::vector<bool>& never, FindingSin
 void CheckSuccessPolicy(const JobSet& js, const std::vector<bool>& never, FindingSink* sink) {
   const SuccessPolicy policy = js.success_policy.value_or(SuccessPolicy{});
   std::vector<size_t> targets;
+  const std::unordered_set<std::string_view> named(policy.target_replicated_jobs.begin(),
+                                                   policy.target_replicated_jobs.end());
   bool any_jobs = false;
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
     const ReplicatedJob& rj = js.replicated_jobs[i];
     if (rj.replicas > 0 && !never[i]) any_jobs = true;
-    if (policy.target_replicated_jobs.empty() || Contains(policy.target_replicated_jobs, rj.name)) {
+    if (named.empty() || named.count(rj.name)) {
       targets.push_back(i);
     }
   }

@@ -585,3 +585,114 @@ TEST_CASE("analysis: an unknown annotation in JobSet's namespace is ignored, wit
 }
 
 }  // namespace jobset
+
+// --- Hostile input (issue #19): sizes the CRD leaves free cost linear time -----------------
+
+namespace jobset {
+namespace {
+
+// A JobSet (restartStrategy InPlaceRestart, which skips the policy simulation) with `n`
+// replicated jobs rj-0.. and `n` failure policy rules r-0.., rule k targeting rj-k on reason
+// PodFailurePolicy, which no Job template can fail with; then a copy of rule 0's criteria.
+// Each rjob i > 0 depends on rj-(i-1) and rj-0 on itself.
+Node WidePolicy(int n) {
+  Node rjs = Node::Seq(), rules = Node::Seq();
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "rj-" + std::to_string(i);
+    Node rj = Node::Map();
+    rj.Set("name", Node::String(name));
+    rj.Set("replicas", Node::Int(1));
+    Node d = Node::Map();
+    d.Set("name", Node::String(i ? "rj-" + std::to_string(i - 1) : name));
+    d.Set("status", Node::String("Ready"));
+    rj.Set("dependsOn", Node::Seq()).items.push_back(std::move(d));
+    rjs.items.push_back(std::move(rj));  // No template: the analysis needs none.
+  }
+  for (int k = 0; k <= n; ++k) {
+    Node r = Node::Map();
+    r.Set("name", Node::String("r-" + std::to_string(k)));
+    r.Set("action", Node::String("FailJobSet"));
+    r.Set("onJobFailureReasons", Node::Seq()).items.push_back(Node::String("PodFailurePolicy"));
+    r.Set("targetReplicatedJobs", Node::Seq())
+        .items.push_back(Node::String("rj-" + std::to_string(k == n ? 0 : k)));
+    rules.items.push_back(std::move(r));
+  }
+  Node js = Node::Map();
+  js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
+  js.Set("kind", Node::String("JobSet"));
+  js.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  Node& spec = js.Set("spec", Node::Map());
+  Node& fp = spec.Set("failurePolicy", Node::Map());
+  fp.Set("maxRestarts", Node::Int(3));
+  fp.Set("restartStrategy", Node::String("InPlaceRestart"));
+  fp.Set("rules", std::move(rules));
+  spec.Set("replicatedJobs", std::move(rjs));
+  return js;
+}
+
+std::vector<const Finding*> OfRule(const std::vector<Finding>& all, std::string_view rule) {
+  std::vector<const Finding*> out;
+  for (const Finding& f : all)
+    if (f.rule == rule) out.push_back(&f);
+  return out;
+}
+
+TEST_CASE("analysis: 200,000 rules over 200,000 replicated jobs take linear time") {
+  // Before: each rule looked at every replicated job (4e10 name comparisons), every rule was
+  // compared with every earlier one (2e10 pairs), and each dependsOn searched the list before
+  // it (2e10 comparisons): minutes.
+  const int n = 200000;
+  const Node js = WidePolicy(n);
+  std::vector<Finding> out;
+  FindingSink sink(js, &out);
+  AnalyzeJobSet(js, FeatureGates{}, &sink);
+  // Each rule waits for a reason its one target cannot fail with.
+  std::vector<const Finding*> unreachable = OfRule(out, "failure-policy/unreachable-reason");
+  REQUIRE(unreachable.size() == static_cast<size_t>(n) + 1);
+  CHECK(unreachable[7]->field == "spec.failurePolicy.rules[7].onJobFailureReasons[0]");
+  CHECK(unreachable[7]->message ==
+        "rule 'r-7' waits for reason PodFailurePolicy, which replicated job 'rj-7' cannot fail "
+        "with: its Job template has no podFailurePolicy rule with action FailJob");
+  CHECK(unreachable[n]->message.find("replicated job 'rj-0' cannot") != std::string::npos);
+  // The last rule repeats the first one's criteria: found whatever the length of the list.
+  std::vector<const Finding*> shadowed = OfRule(out, "failure-policy/shadowed-rule");
+  REQUIRE(shadowed.size() == 1);
+  CHECK(shadowed[0]->field == "spec.failurePolicy.rules[200000].name");
+  CHECK(shadowed[0]->message ==
+        "rule 'r-200000' can never fire: the earlier rule 'r-0' matches every failure it "
+        "matches, and the first matching rule wins");
+  // rj-0 depends on itself, so none of the chain ever starts.
+  CHECK(OfRule(out, "depends-on/self").size() == 1);
+  std::vector<const Finding*> never = OfRule(out, "depends-on/never-starts");
+  REQUIRE(never.size() == static_cast<size_t>(n) - 1);
+  CHECK(never.back()->message ==
+        "replicated job 'rj-199999' depends on 'rj-199998', which never starts, so its Jobs are "
+        "never created either");
+}
+
+TEST_CASE("analysis: a rule is shadowed by the earliest rule that covers it, across groups") {
+  // Rules with the same criteria are compared once as a group: a later copy is still reported
+  // against an earlier rule of another group when that one comes first.
+  std::vector<Finding> f = Only(Manifest("  failurePolicy:\n"
+                                         "    maxRestarts: 3\n"
+                                         "    rules:\n"
+                                         "    - name: specific\n"
+                                         "      action: FailJobSet\n"
+                                         "      onJobFailureReasons: [BackoffLimitExceeded]\n"
+                                         "    - name: all\n"
+                                         "      action: RestartJobSet\n"
+                                         "    - name: again\n"
+                                         "      action: FailJobSet\n"
+                                         "      onJobFailureReasons: [BackoffLimitExceeded]\n"
+                                         "    - name: all2\n"
+                                         "      action: FailJobSet\n"),
+                                "failure-policy/shadowed-rule");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].field == "spec.failurePolicy.rules[2].name");
+  CHECK(f[0].message.find("earlier rule 'specific'") != std::string::npos);
+  CHECK(f[1].field == "spec.failurePolicy.rules[3].name");
+  CHECK(f[1].message.find("earlier rule 'all'") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace jobset

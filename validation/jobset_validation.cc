@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 #include "validation/jobset_types.h"
 #include "validation/k8s_names.h"
@@ -330,23 +334,38 @@ void ValidateCoordinator(const JobSet& js, const std::string& N, FindingSink* si
   }
 }
 
-bool MountsVolume(const Node* pod_spec, const std::string& name) {
-  if (!pod_spec) return false;
+// Every volumeMount name of a pod template's containers and initContainers.
+void AddMountNames(const Node* pod_spec, std::unordered_set<std::string_view>* out) {
+  if (!pod_spec) return;
   for (const char* list : {"containers", "initContainers"}) {
     const Node* cs = pod_spec->Find(list);
     if (!cs || !cs->is_seq()) continue;
     for (const Node& c : cs->items) {
       const Node* mounts = c.Find("volumeMounts");
       if (!mounts || !mounts->is_seq()) continue;
-      for (const Node& m : mounts->items)
-        if (m.StringOr("name") == name) return true;
+      for (const Node& m : mounts->items) out->insert(m.StringOr("name"));
     }
   }
-  return false;
 }
 
+// Templates (at most 50 x 50 by the CRD) against the volumes and mounts of every replicated
+// job, whose number the CRD does not bound: both are indexed by name once, so the check is
+// linear in the volumes and mounts plus the templates.
 void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const Node& object,
                                  FindingSink* sink) {
+  // Pod volumes by name, in order: (replicated job, volume).
+  std::unordered_map<std::string_view, std::vector<std::pair<size_t, size_t>>> volumes;
+  std::unordered_set<std::string_view> mounted;
+  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+    const Node* pod_spec = js.replicated_jobs[r].pod_spec;
+    AddMountNames(pod_spec, &mounted);
+    const Node* vols = pod_spec ? pod_spec->Find("volumes") : nullptr;
+    if (!vols || !vols->is_seq()) continue;
+    for (size_t v = 0; v < vols->items.size(); ++v) {
+      volumes[vols->items[v].StringOr("name")].emplace_back(r, v);
+    }
+  }
+  std::optional<std::string> rjobs_json;  // The value no-volume-mount reports, rendered once.
   std::set<std::string> seen;
   for (size_t pi = 0; pi < js.volume_claim_policies.size(); ++pi) {
     const VolumeClaimPolicy& p = js.volume_claim_policies[pi];
@@ -368,12 +387,8 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
         sink->Field("volume-claim-policy/name-too-long", Child(reported, "name"), "Invalid value",
                     GoQuote(name), "VolumeClaimPolicies template name is too long", name_path);
       }
-      for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
-        const Node* pod_spec = js.replicated_jobs[r].pod_spec;
-        const Node* vols = pod_spec ? pod_spec->Find("volumes") : nullptr;
-        if (!vols || !vols->is_seq()) continue;
-        for (size_t v = 0; v < vols->items.size(); ++v) {
-          if (vols->items[v].StringOr("name") != name) continue;
+      if (auto it = volumes.find(name); it != volumes.end()) {
+        for (const auto& [r, v] : it->second) {
           std::string path = Child(
               Index(Child(Child(Index(kRJobs, r), "template.spec.template.spec"), "volumes"), v),
               "name");
@@ -381,13 +396,12 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
                       "volume name conflicts with VolumeClaimPolicy template name: " + name);
         }
       }
-      bool mounted = false;
-      for (const ReplicatedJob& rj : js.replicated_jobs)
-        mounted = mounted || MountsVolume(rj.pod_spec, name);
-      if (!mounted) {
-        const Node* rjs = FindPath(object, kRJobs);
-        sink->Field("volume-claim-policy/no-volume-mount", kRJobs, "Invalid value",
-                    rjs ? CompactJson(*rjs) : "null",
+      if (!mounted.count(name)) {
+        if (!rjobs_json) {
+          const Node* rjs = FindPath(object, kRJobs);
+          rjobs_json = rjs ? CompactJson(*rjs) : "null";
+        }
+        sink->Field("volume-claim-policy/no-volume-mount", kRJobs, "Invalid value", *rjobs_json,
                     "replicatedJob containers don't have a matching volumeMount: " + name +
                         " from VolumeClaimPolicies",
                     name_path);

@@ -1664,3 +1664,73 @@ TEST_CASE("admission: every webhook and apiserver rule of the registry is exerci
 
 }  // namespace
 }  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+namespace {
+
+TEST_CASE("admission: 2,500 volume claim templates against 1,000,000 volumes and mounts") {
+  // The CRD allows 50 policies of 50 templates; volumes and mounts are unbounded. Before, each
+  // template scanned every volume and every mount: 5e9 lookups, minutes.
+  const int templates = 2500, filler = 500000;
+  Node js = Node::Map();
+  js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
+  js.Set("kind", Node::String("JobSet"));
+  js.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  Node& spec = js.Set("spec", Node::Map());
+  Node& policies = spec.Set("volumeClaimPolicies", Node::Seq());
+  for (int p = 0; p < templates / 50; ++p) {
+    Node policy = Node::Map();
+    Node& list = policy.Set("templates", Node::Seq());
+    for (int t = 0; t < 50; ++t) {
+      Node tmpl = Node::Map();
+      tmpl.Set("metadata", Node::Map())
+          .Set("name", Node::String("v-" + std::to_string(p * 50 + t)));
+      list.items.push_back(std::move(tmpl));
+    }
+    policies.items.push_back(std::move(policy));
+  }
+  // One pod: filler volumes and mounts, then a volume named like template 7 and a mount of
+  // every template.
+  Node pod = Node::Map();
+  Node& volumes = pod.Set("volumes", Node::Seq());
+  Node container = Node::Map();
+  container.Set("name", Node::String("c"));
+  container.Set("image", Node::String("img"));
+  Node& mounts = container.Set("volumeMounts", Node::Seq());
+  auto named = [](const std::string& name) {
+    Node n = Node::Map();
+    n.Set("name", Node::String(name));
+    return n;
+  };
+  for (int i = 0; i < filler; ++i) {
+    volumes.items.push_back(named("f-" + std::to_string(i)));
+    mounts.items.push_back(named("f-" + std::to_string(i)));
+  }
+  volumes.items.push_back(named("v-7"));
+  for (int t = 0; t < templates; ++t) mounts.items.push_back(named("v-" + std::to_string(t)));
+  pod.Set("containers", Node::Seq()).items.push_back(std::move(container));
+  Node rj = Node::Map();
+  rj.Set("name", Node::String("rj"));
+  rj.Set("template", Node::Map())
+      .Set("spec", Node::Map())
+      .Set("template", Node::Map())
+      .Set("spec", std::move(pod));
+  spec.Set("replicatedJobs", Node::Seq()).items.push_back(std::move(rj));
+  Findings out;
+  FindingSink sink(js, &out);
+  ValidateWebhookCreate(js, FeatureGates{}, &sink);
+  std::vector<std::string> conflicts;
+  for (const Finding& f : out) {
+    CHECK(f.rule != "volume-claim-policy/no-volume-mount");
+    if (f.rule == "volume-claim-policy/volume-conflict") conflicts.push_back(f.upstream);
+  }
+  CHECK(conflicts ==
+        std::vector<std::string>{
+            "spec.replicatedJobs[0].template.spec.template.spec.volumes[500000].name: Invalid "
+            "value: \"v-7\": volume name conflicts with VolumeClaimPolicy template name: v-7"});
+}
+
+}  // namespace
+}  // namespace jobset

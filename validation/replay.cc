@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
+#include <unordered_map>
 
 #include "validation/field_path.h"
 #include "validation/jobset_validation.h"
@@ -118,12 +120,19 @@ bool ParseScenarioSteps(const Node& scenario, std::vector<StepSpec>* steps, std:
 bool Replay(const PreparedPolicy& policy, const std::vector<StepSpec>& steps, ReplayResult* out,
             std::string* error) {
   std::vector<JobFailure> failures;
+  // Replicated jobs by name, the first of a name winning as FindReplicatedJob's scan would: a
+  // long scenario over many replicated jobs costs one lookup per failure.
+  std::unordered_map<std::string_view, int> rjob_of;
+  for (size_t i = 0; i < policy.rjob_names.size(); ++i) {
+    rjob_of.emplace(policy.rjob_names[i], static_cast<int>(i));
+  }
   for (size_t s = 0; s < steps.size(); ++s) {
     ReplayStep step;
     failures.clear();
     for (size_t k = 0; k < steps[s].size(); ++k) {
       const FailureSpec& f = steps[s][k];
-      int rjob = FindReplicatedJob(policy, f.rjob);
+      auto found = rjob_of.find(f.rjob);
+      int rjob = found == rjob_of.end() ? -1 : found->second;
       if (rjob < 0) {
         *error = "step " + std::to_string(s + 1) + ": no replicated job '" + f.rjob + "'";
         return false;

@@ -112,3 +112,37 @@ TEST_CASE("replay: steps run through the engine with list order deciding ties") 
 }
 
 }  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+
+TEST_CASE("replay: 500,000 steps over 500,000 replicated jobs find each by name at once") {
+  // Before: each failure searched the replicated job list by name: 1.25e11 comparisons.
+  const int n = 500000;
+  JobSet js;
+  for (int i = 0; i < n; ++i) {
+    ReplicatedJob rj;
+    rj.name = "rj-" + std::to_string(i);
+    rj.replicas = 1;
+    js.replicated_jobs.push_back(std::move(rj));
+  }
+  const PreparedPolicy policy = PreparePolicy(js, FeatureGates{});
+  // From the last replicated job to the first; no failure policy, so the first failure fails
+  // the JobSet and the later ones find it terminal.
+  std::vector<StepSpec> steps;
+  for (int i = n - 1; i >= 0; --i) {
+    steps.push_back({FailureSpec{"rj-" + std::to_string(i), 0, "BackoffLimitExceeded", ""}});
+  }
+  steps.push_back({FailureSpec{"rj-" + std::to_string(n), 0, "BackoffLimitExceeded", ""}});
+  ReplayResult result;
+  std::string error;
+  CHECK_FALSE(Replay(policy, steps, &result, &error));
+  CHECK(error == "step 500001: no replicated job 'rj-500000'");
+  REQUIRE(result.steps.size() == static_cast<size_t>(n));
+  CHECK(result.steps[0].failed == std::vector<std::string>{JobName(policy, n - 1, 0)});
+  CHECK(result.steps[0].terminal_state == TerminalState::kFailed);
+  CHECK(result.steps.back().failed == std::vector<std::string>{JobName(policy, 0, 0)});
+}
+
+}  // namespace jobset

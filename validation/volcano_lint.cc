@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "validation/field_path.h"
 #include "validation/jobset_validation.h"
@@ -72,76 +74,116 @@ bool TakesEvent(const Node& p, std::string_view event) {
   return false;
 }
 
-// The index of the first policy of `list` that takes a PodFailed request with exit code
-// `code` (by its event or its exit code), or -1.
-int FirstTakingExitCode(const Node* list, int64_t code) {
-  if (!list || !list->is_seq()) return -1;
-  for (size_t i = 0; i < list->items.size(); ++i) {
-    const Node& p = list->items[i];
-    const Node* c = p.Find("exitCode");
-    if (TakesEvent(p, "PodFailed") || (c && c->is_int() && c->integer == code)) {
-      return static_cast<int>(i);
+// What the controller's first-match scan of one policy list (applyPolicies) takes, read once:
+// the first policy taking a PodFailed request by its event, the first policy of each exit
+// code, and the events some policy takes. Questions about the list are then lookups.
+struct PolicyListIndex {
+  bool is_list = false;
+  long first_pod_failed = -1;                       ///< -1: none.
+  std::unordered_map<int64_t, long> first_of_code;  ///< By `exitCode`.
+  std::unordered_set<std::string> events;           ///< Taken, PodPending only with a timeout.
+  bool star = false, star_pending = false;          ///< `*`, and `*` with a timeout.
+
+  explicit PolicyListIndex(const Node* list) {
+    if (!list || !list->is_seq()) return;
+    is_list = true;
+    for (size_t i = 0; i < list->items.size(); ++i) {
+      const Node& p = list->items[i];
+      const long at = static_cast<long>(i);
+      if (first_pod_failed < 0 && TakesEvent(p, "PodFailed")) first_pod_failed = at;
+      if (const Node* c = p.Find("exitCode"); c && c->is_int())
+        first_of_code.emplace(c->integer, at);
+      const bool timeout = HasTimeout(p);
+      for (const std::string& e : EventsOf(p)) {
+        if (e == "*") {
+          star = true;
+          star_pending = star_pending || timeout;
+        } else if (e != "PodPending" || timeout) {
+          events.insert(e);
+        }
+      }
     }
   }
-  return -1;
-}
 
-bool AnyTakesEvent(const Node* list, std::string_view event) {
-  if (!list || !list->is_seq()) return false;
-  for (const Node& p : list->items) {
-    if (TakesEvent(p, event)) return true;
+  /// The index of the first policy that takes a PodFailed request with exit code `code` (by
+  /// its event or its exit code), or -1.
+  long FirstTakingExitCode(int64_t code) const {
+    auto it = first_of_code.find(code);
+    long by_code = it == first_of_code.end() ? -1 : it->second;
+    if (by_code < 0) return first_pod_failed;
+    return first_pod_failed < 0 ? by_code : std::min(by_code, first_pod_failed);
   }
-  return false;
-}
+
+  /// Whether some policy takes a request for `event` (TakesEvent).
+  bool AnyTakesEvent(std::string_view event) const {
+    if (!is_list) return false;
+    if (event == "PodPending") return star_pending || events.count(std::string(event));
+    return star || events.count(std::string(event));
+  }
+};
 
 // Q7/Q8: policies the controller's first-match scan never reaches. Within a list, an exit code
 // comes with a PodFailed event, so an earlier PodFailed or `*` policy takes it; a job-level
-// policy only sees what no task policy took.
+// policy only sees what no task policy took. Each list is indexed once (PolicyListIndex), so
+// the check is linear in the number of policies and tasks.
 void ShadowedPolicies(const Node& defaulted, std::vector<Finding>* out) {
   const Node* spec = defaulted.Find("spec");
   const Node* tasks = spec->Find("tasks");
-  auto within = [&](const Node* list, const std::string& base) {
+  auto within = [&](const Node* list, const PolicyListIndex& index, const std::string& base) {
     if (!list || !list->is_seq()) return;
     for (size_t j = 0; j < list->items.size(); ++j) {
       const Node* c = list->items[j].Find("exitCode");
       if (!c || !c->is_int() || !EventsOf(list->items[j]).empty()) continue;
-      int first = FirstTakingExitCode(list, c->integer);
-      if (first >= 0 && first < static_cast<int>(j)) {
+      long first = index.FirstTakingExitCode(c->integer);
+      if (first >= 0 && first < static_cast<long>(j)) {
         Warn(defaulted, out, "volcano/shadowed-policy", Index(base, j) + ".exitCode",
              "exit code " + std::to_string(c->integer) + " comes with a PodFailed event, which " +
-                 Index(base, first) +
+                 Index(base, static_cast<size_t>(first)) +
                  " takes first (the first matching policy wins): this policy never fires");
       }
     }
   };
-  within(spec->Find("policies"), "spec.policies");
-  std::vector<const Node*> task_lists;
-  for (size_t t = 0; tasks && tasks->is_seq() && t < tasks->items.size(); ++t) {
-    within(tasks->items[t].Find("policies"), Index("spec.tasks", t) + ".policies");
-    task_lists.push_back(tasks->items[t].Find("policies"));
-  }
   const Node* job = spec->Find("policies");
+  within(job, PolicyListIndex(job), "spec.policies");
+  std::vector<PolicyListIndex> task_lists;
+  for (size_t t = 0; tasks && tasks->is_seq() && t < tasks->items.size(); ++t) {
+    const Node* list = tasks->items[t].Find("policies");
+    task_lists.emplace_back(list);
+    within(list, task_lists.back(), Index("spec.tasks", t) + ".policies");
+  }
   if (task_lists.empty() || !job || !job->is_seq()) return;
+  // Only events that name a task go to task policies first (Unknown, `*` do not all): whether
+  // every task takes each of them, and, for exit codes, the tasks no PodFailed policy covers
+  // and how many of them take each code.
+  std::unordered_map<std::string_view, bool> every_task_takes;
+  for (std::string_view e :
+       {"PodFailed", "PodEvicted", "PodPending", "TaskCompleted", "TaskFailed"}) {
+    bool all = true;
+    for (const PolicyListIndex& list : task_lists) all = all && list.AnyTakesEvent(e);
+    every_task_takes[e] = all;
+  }
+  size_t tasks_by_code = 0;  // Tasks with no policy taking every PodFailed.
+  std::unordered_map<int64_t, size_t> tasks_taking_code;
+  for (const PolicyListIndex& list : task_lists) {
+    if (list.first_pod_failed >= 0) continue;
+    ++tasks_by_code;
+    for (const auto& [code, at] : list.first_of_code) ++tasks_taking_code[code];
+  }
   for (size_t j = 0; j < job->items.size(); ++j) {
     const Node& p = job->items[j];
     std::vector<std::string> events = EventsOf(p);
     const Node* c = p.Find("exitCode");
     bool shadowed;
     if (!events.empty()) {
-      // Only events that name a task go to task policies first (Unknown, `*` do not all).
       shadowed = true;
       for (const std::string& e : events) {
-        bool task_event = e == "PodFailed" || e == "PodEvicted" || e == "PodPending" ||
-                          e == "TaskCompleted" || e == "TaskFailed";
-        bool all = task_event;
-        for (const Node* list : task_lists) all = all && AnyTakesEvent(list, e);
-        shadowed = shadowed && all;
+        auto it = every_task_takes.find(e);
+        shadowed = shadowed && it != every_task_takes.end() && it->second;
       }
     } else if (c && c->is_int()) {
-      shadowed = true;
-      for (const Node* list : task_lists) {
-        shadowed = shadowed && FirstTakingExitCode(list, c->integer) >= 0;
-      }
+      // Every task takes the code: by a PodFailed policy, or by a policy of that exit code.
+      auto it = tasks_taking_code.find(c->integer);
+      shadowed = (it == tasks_taking_code.end() ? 0 : it->second) == tasks_by_code;
     } else {
       continue;
     }

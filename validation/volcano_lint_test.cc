@@ -176,3 +176,56 @@ TEST_CASE("volcano lint: kinds are told apart by apiVersion and kind") {
 
 }  // namespace
 }  // namespace jobset
+
+// --- Hostile input (issue #19): policy and task lists the CRD leaves unbounded --------------
+
+namespace jobset {
+namespace {
+
+Node Policy(const char* key, Node value, const char* action) {
+  Node p = Node::Map();
+  p.Set(key, std::move(value));
+  p.Set("action", Node::String(action));
+  return p;
+}
+
+TEST_CASE("volcano lint: 100,000 policies over 100,000 tasks are checked in linear time") {
+  // Before: each exit-code policy scanned its list from the start (4e9 policies) and each
+  // job-level one every task's list (1e10 scans, each building the policy's events): minutes.
+  const int n = 100000;
+  Node job = Node::Map();
+  job.Set("apiVersion", Node::String("batch.volcano.sh/v1alpha1"));
+  job.Set("kind", Node::String("Job"));
+  job.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  Node& spec = job.Set("spec", Node::Map());
+  // Exit codes 0..n/2-1, twice: the second half repeats the first.
+  Node& policies = spec.Set("policies", Node::Seq());
+  for (int j = 0; j < n; ++j)
+    policies.items.push_back(Policy("exitCode", Node::Int(j % (n / 2)), "AbortJob"));
+  // Every task but the last takes every PodFailed; the last only exit code 0.
+  Node& tasks = spec.Set("tasks", Node::Seq());
+  for (int t = 0; t < n; ++t) {
+    Node task = Node::Map();
+    task.Set("name", Node::String("t" + std::to_string(t)));
+    task.Set("replicas", Node::Int(1));
+    task.Set("policies", Node::Seq())
+        .items.push_back(t < n - 1 ? Policy("event", Node::String("PodFailed"), "RestartTask")
+                                   : Policy("exitCode", Node::Int(0), "RestartTask"));
+    tasks.items.push_back(std::move(task));
+  }
+  Findings out;
+  AnalyzeVolcanoJob(job, job, &out);
+  V fields = Fields(out, "volcano/shadowed-policy");
+  REQUIRE(fields.size() == static_cast<size_t>(n / 2) + 2);
+  CHECK(fields[0] == "spec.policies[50000].exitCode");
+  CHECK(fields[n / 2 - 1] == "spec.policies[99999].exitCode");
+  // Only exit code 0 is taken by every task first.
+  CHECK(fields[n / 2] == "spec.policies[0]");
+  CHECK(fields[n / 2 + 1] == "spec.policies[50000]");
+  CHECK(out[1].message ==
+        "exit code 1 comes with a PodFailed event, which spec.policies[1] takes first (the "
+        "first matching policy wins): this policy never fires");
+}
+
+}  // namespace
+}  // namespace jobset
