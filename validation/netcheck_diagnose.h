@@ -56,8 +56,8 @@ struct NetcheckDiagnosis {
   std::vector<DiagnosedCycle> cycles;
   std::vector<UnparsedLine> unparsed;
   bool group_variant = false;  ///< Phases were logged: 3 rounds per cycle.
-  int round_offset = 1;  ///< `Round N:` lines: printed minus grouping round (0: 0-based build).
-  int verdict_cycle = -1;      ///< The last complete cycle; -1 when none.
+  int round_offset = 1;    ///< `Round N:` lines: printed minus grouping round (0: 0-based build).
+  int verdict_cycle = -1;  ///< The last complete cycle; -1 when none.
   std::vector<std::string> faults, stragglers;  ///< Its verdict.
 };
 
