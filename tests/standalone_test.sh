@@ -4,7 +4,9 @@
 # (a section of a document we do not have), and on an absolute path of some machine (under the
 # root folders work, home, root or Users). Cite upstream code (repository, file, function, commit: see
 # docs/upstream.md) or our own docs/ instead. Only .ci/run, which runs in CI next to that
-# folder, may name it.
+# folder, may name it. Also fails on a doctest test case or subcase whose name carries a row
+# label of an outside table (a C, D or Q followed by one or two digits, e.g. "C2", "D5-D7"):
+# say what the check is instead.
 #
 # Usage: tests/standalone_test.sh SOURCE_DIR
 set -uo pipefail
@@ -16,6 +18,7 @@ patterns=(
   "${dots}/shared"
   $'\u00a7 ?[0-9]'
   '(^|[^A-Za-z0-9_.$}/-])/(work|home|root|Users)/'
+  '(TEST_CASE|SUBCASE)\(".*\b[CDQ][0-9]{1,2}\b'
 )
 
 # The tracked files in a git checkout; every file but builds and the fetched corpus otherwise

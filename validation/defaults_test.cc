@@ -203,7 +203,7 @@ TEST_CASE("defaults: CRD defaults do nothing without a spec") {
 
 // --- Webhook defaults (Default) ------------------------------------------------------------
 
-TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
+TEST_CASE("defaults: the webhook's defaults on a minimal JobSet, in the webhook's order") {
   Defaulted d = Webhook(kMinimal);
   CheckDefault(d, "spec.successPolicy", "/spec/successPolicy", Value("{operator: All}"));
   CheckDefault(d, "spec.startupPolicy", "/spec/startupPolicy",
@@ -213,7 +213,8 @@ TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
   CheckDefault(d, "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy",
                "/spec/replicatedJobs/0/template/spec/template/spec/restartPolicy",
                Node::String("OnFailure"));
-  // D5 adds an empty network object, then D6 and D7 fill it in.
+  // An empty network object is added, then enableDNSHostnames and publishNotReadyAddresses
+  // fill it in.
   const PatchOp* network = FindOp(d.patch, "/spec/network");
   REQUIRE(network != nullptr);
   CHECK(network->value == Node::Map());
@@ -243,7 +244,7 @@ TEST_CASE("defaults: D1-D7 on a minimal JobSet, in the webhook's order") {
   }
 }
 
-TEST_CASE("defaults: D1/D2 replace an explicit null and keep explicit policies") {
+TEST_CASE("defaults: successPolicy, startupPolicy replace an explicit null, keep explicit ones") {
   Defaulted nulls = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -277,7 +278,7 @@ spec:
   CHECK(kept.patch.empty());
 }
 
-TEST_CASE("defaults: D3/D4 never overwrite NonIndexed or Always") {
+TEST_CASE("defaults: completionMode and restartPolicy never overwrite NonIndexed or Always") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -312,7 +313,7 @@ spec:
             Node::String("Never"));
 }
 
-TEST_CASE("defaults: D4 replaces an empty restartPolicy") {
+TEST_CASE("defaults: replaces an empty restartPolicy") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -332,7 +333,7 @@ spec:
                Node::String("OnFailure"));
 }
 
-TEST_CASE("defaults: D5-D7 keep enableDNSHostnames false and fill in only what is missing") {
+TEST_CASE("defaults: network keeps enableDNSHostnames false and fills in only what is missing") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -363,7 +364,7 @@ spec:
   CHECK(FindOp(both.patch, "/spec/network/enableDNSHostnames") == nullptr);
 }
 
-TEST_CASE("defaults: D8 names unnamed rules failurePolicyRule<i> by their index") {
+TEST_CASE("defaults: names unnamed failure policy rules failurePolicyRule<i> by their index") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -392,7 +393,7 @@ spec:
   CHECK(FindPath(d.object, "spec.failurePolicy.restartStrategy") == nullptr);
 }
 
-TEST_CASE("defaults: D8 keeps an explicit name that a later default collides with") {
+TEST_CASE("defaults: keeps an explicit rule name that a later default rule name collides with") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -429,7 +430,7 @@ spec:
   CHECK(FindOp(empty.patch, "/spec/failurePolicy") == nullptr);
 }
 
-TEST_CASE("defaults: D9 adds retentionPolicy {whenDeleted: Delete} where it is missing") {
+TEST_CASE("defaults: adds retentionPolicy {whenDeleted: Delete} where it is missing") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:
@@ -448,7 +449,7 @@ spec:
   CHECK(FindOp(d.patch, "/spec/volumeClaimPolicies/1/retentionPolicy/whenDeleted") == nullptr);
 }
 
-TEST_CASE("defaults: the webhook's full order is D1, D2, D3/D4 per job, D5-D7, D8, D9") {
+TEST_CASE("defaults: the full order: policies, each job, network, rule names, retention") {
   Defaulted d = Webhook(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:

@@ -178,7 +178,7 @@ spec:
 
 TEST_CASE("admission: metadata/name rejects a name that is not a DNS-1123 subdomain") {
   Findings fs = Lint(kMetadataName);
-  // The same name also breaks the generated child Job and Pod names (C9, C10).
+  // The same name also breaks the generated child Job and Pod names.
   CHECK(Rules(fs) == "metadata/name,replicated-job/job-name,replicated-job/pod-name");
   const Finding* f = FindRule(fs, "metadata/name");
   REQUIRE(f != nullptr);
@@ -389,7 +389,7 @@ TEST_CASE("admission: volume-claim-policy/namespace rejects a namespaced templat
   CHECK(Rules(Lint(Twin(Vcp("data"), "        namespace: \"\"\n", ""))) == "");
 }
 
-// --- Webhook C1-C6 ---------------------------------------------------------------------------
+// --- Webhook: JobSet-level checks ------------------------------------------------------------
 
 constexpr char kInPlaceRestart[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -413,14 +413,15 @@ spec:
             containers: [{name: main, image: busybox}]
 )";
 
-TEST_CASE("admission: C1 rejects InPlaceRestart when the gate is off, and skips C12-C14") {
+TEST_CASE("admission: rejects InPlaceRestart when the gate is off, and skips the in-place checks") {
   ExpectOnlyPlain(Lint(kInPlaceRestart, kNoGates), "failure-policy/in-place-restart-gate",
                   "spec.failurePolicy.restartStrategy",
                   "InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate "
                   "is disabled",
                   8, 22);
   CHECK(Rules(Lint(Twin(kInPlaceRestart, "InPlaceRestart", "BlockingRecreate"))) == "");
-  // With the gate on, C1 is silent (C12-C14 apply instead, tested below).
+  // With the gate on, the gate check is silent (the in-place restart checks apply instead, tested
+  // below).
   CHECK(FindRule(Lint(kInPlaceRestart, kInPlace), "failure-policy/in-place-restart-gate") ==
         nullptr);
 }
@@ -440,7 +441,7 @@ spec:
     template: {spec: {template: {spec: {containers: [{name: main, image: busybox}]}}}}
 )";
 
-TEST_CASE("admission: C2 rejects dependsOn on the first replicated job") {
+TEST_CASE("admission: rejects dependsOn on the first replicated job") {
   ExpectOnlyPlain(Lint(kFirstDependsOn), "depends-on/first-replicated-job",
                   "spec.replicatedJobs[0].dependsOn",
                   "DependsOn can't be set for the first ReplicatedJob", 8, 5);
@@ -457,7 +458,7 @@ TEST_CASE("admission: C2 rejects dependsOn on the first replicated job") {
   CHECK(Rules(Lint(moved)) == "");
 }
 
-TEST_CASE("admission: C2 ignores an explicit null dependsOn") {
+TEST_CASE("admission: dependsOn on the first replicated job ignores an explicit null") {
   std::string yaml =
       Twin(kFirstDependsOn, "    dependsOn:\n    - name: leader\n      status: Ready\n",
            "    dependsOn: null\n");
@@ -480,7 +481,7 @@ std::string SubdomainMessage(const std::string& value, const std::string& detail
   return "spec.network.subdomain: Invalid value: \"" + value + "\": " + detail;
 }
 
-TEST_CASE("admission: C3 and C4 both report a subdomain that is neither DNS-1123 nor DNS-1035") {
+TEST_CASE("admission: subdomain reports both DNS-1123 and DNS-1035 errors when neither holds") {
   Findings fs = Lint(Sub(kSubdomain, "@SUB@", "My_Net"));
   REQUIRE(Rules(fs) == "network/subdomain,network/subdomain");
   CheckField(fs[0], "network/subdomain", "spec.network.subdomain",
@@ -490,14 +491,14 @@ TEST_CASE("admission: C3 and C4 both report a subdomain that is neither DNS-1123
   CHECK(Rules(Lint(Sub(kSubdomain, "@SUB@", "my-net"))) == "");
 }
 
-TEST_CASE("admission: C4 rejects a dotted subdomain with the two-space DNS-1035 text") {
+TEST_CASE("admission: subdomain: DNS-1035 rejects a dotted one with the two-space DNS-1035 text") {
   Findings fs = Lint(Sub(kSubdomain, "@SUB@", "my.net"));
   ExpectOnlyField(fs, "network/subdomain", "spec.network.subdomain",
                   SubdomainMessage("my.net", kDns1035Format), 7, 16);
   CHECK(fs[0].message.find("(e.g. 'my-name',  or 'abc-123'") != std::string::npos);
 }
 
-TEST_CASE("admission: C4 replaces the too-long text for a subdomain over 63 characters") {
+TEST_CASE("admission: subdomain: DNS-1035 replaces the too-long text over 63 characters") {
   std::string long_sub = Repeat('s', 64);
   ExpectOnlyField(Lint(Sub(kSubdomain, "@SUB@", long_sub)), "network/subdomain",
                   "spec.network.subdomain",
@@ -508,7 +509,7 @@ TEST_CASE("admission: C4 replaces the too-long text for a subdomain over 63 char
   CHECK(Rules(Lint(Sub(kSubdomain, "@SUB@", Repeat('s', 63)))) == "");
 }
 
-TEST_CASE("admission: C3 and C4 both report a subdomain over 253 characters") {
+TEST_CASE("admission: subdomain reports both DNS-1123 and DNS-1035 errors over 253 characters") {
   std::string huge = Repeat('s', 254);
   Findings fs = Lint(Sub(kSubdomain, "@SUB@", huge));
   REQUIRE(Rules(fs) == "network/subdomain,network/subdomain");
@@ -538,12 +539,12 @@ spec:
 
 Findings LintManagedBy(std::string_view value) { return Lint(Sub(kManagedBy, "@MB@", value)); }
 
-TEST_CASE("admission: C5 managedBy must not be empty") {
+TEST_CASE("admission: managedBy must not be empty") {
   ExpectOnlyField(LintManagedBy("\"\""), "managed-by/format", "spec.managedBy",
                   "spec.managedBy: Required value", 6, 14);
 }
 
-TEST_CASE("admission: C5 managedBy must be a domain-prefixed path") {
+TEST_CASE("admission: managedBy must be a domain-prefixed path") {
   for (const char* bad : {"kueue", "/multikueue", "kueue.x-k8s.io/"}) {
     CAPTURE(bad);
     ExpectOnlyField(LintManagedBy(bad), "managed-by/format", "spec.managedBy",
@@ -553,14 +554,14 @@ TEST_CASE("admission: C5 managedBy must be a domain-prefixed path") {
   }
 }
 
-TEST_CASE("admission: C5 managedBy host must be a DNS-1123 subdomain (value = host)") {
+TEST_CASE("admission: managedBy host must be a DNS-1123 subdomain (value = host)") {
   ExpectOnlyField(
       LintManagedBy("Kueue_IO/manager"), "managed-by/format", "spec.managedBy",
       std::string("spec.managedBy: Invalid value: \"Kueue_IO\": ") + kDns1123SubdomainFormat, 6,
       14);
 }
 
-TEST_CASE("admission: C5 managedBy path must match the HTTP path regex (value = path)") {
+TEST_CASE("admission: managedBy path must match the HTTP path regex (value = path)") {
   ExpectOnlyField(LintManagedBy("kueue.x-k8s.io/multi^kueue"), "managed-by/format",
                   "spec.managedBy",
                   "spec.managedBy: Invalid value: \"multi^kueue\": Invalid path (regex used for "
@@ -570,12 +571,12 @@ TEST_CASE("admission: C5 managedBy path must match the HTTP path regex (value = 
   CHECK(Rules(LintManagedBy("\"example.com/a/b-c._~%!$&'()*+,;=:\"")) == "");
 }
 
-TEST_CASE("admission: C6 managedBy is limited to 63 bytes") {
+TEST_CASE("admission: managedBy is limited to 63 bytes") {
   std::string too_long = "example.com/" + Repeat('m', 52);  // 64
   ExpectOnlyField(LintManagedBy(too_long), "managed-by/format", "spec.managedBy",
                   "spec.managedBy: Too long: may not be more than 63 bytes", 6, 14);
   CHECK(Rules(LintManagedBy("example.com/" + Repeat('m', 51))) == "");
-  // Too long and without a slash: C5 then C6.
+  // Too long and without a slash: the format error, then the length error.
   Findings fs = LintManagedBy(Repeat('m', 64));
   REQUIRE(Rules(fs) == "managed-by/format,managed-by/format");
   CHECK(fs[0].message == "spec.managedBy: Invalid value: \"" + Repeat('m', 64) +
@@ -583,11 +584,11 @@ TEST_CASE("admission: C6 managedBy is limited to 63 bytes") {
   CHECK(fs[1].message == "spec.managedBy: Too long: may not be more than 63 bytes");
 }
 
-TEST_CASE("admission: C5/C6 accept a valid managedBy") {
+TEST_CASE("admission: managedBy format and length accept a valid managedBy") {
   CHECK(Rules(LintManagedBy("kueue.x-k8s.io/multikueue")) == "");
 }
 
-// --- Webhook C7-C14, per replicated job ------------------------------------------------------
+// --- Webhook: per replicated job checks ------------------------------------------------------
 
 constexpr char kProduct[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -619,7 +620,7 @@ constexpr char kOverflowMessage[] =
     "the product of replicas and parallelism must not exceed 2147483647 for replicatedJob "
     "'workers'";
 
-TEST_CASE("admission: C7 rejects replicas x parallelism over MaxInt32, computed in 64 bits") {
+TEST_CASE("admission: rejects replicas x parallelism over MaxInt32, computed in 64 bits") {
   // 65536 x 65536 wraps to 0 in 32 bits.
   ExpectOnlyPlain(LintProduct("65536", "65536"), "replicated-job/replicas-parallelism-overflow",
                   "spec.replicatedJobs[0].replicas", kOverflowMessage, 8, 15);
@@ -627,13 +628,13 @@ TEST_CASE("admission: C7 rejects replicas x parallelism over MaxInt32, computed 
   CHECK(Rules(LintProduct("1", "2147483647")) == "");
 }
 
-TEST_CASE("admission: C7 treats a missing parallelism as 1") {
+TEST_CASE("admission: replicas x parallelism treats a missing parallelism as 1") {
   ExpectOnlyPlain(LintProduct("2147483648", ""), "replicated-job/replicas-parallelism-overflow",
                   "spec.replicatedJobs[0].replicas", kOverflowMessage, 8, 15);
   CHECK(Rules(LintProduct("2147483647", "")) == "");
 }
 
-TEST_CASE("admission: C7 rejects a product that overflows 64 bits") {
+TEST_CASE("admission: replicas x parallelism rejects a product that overflows 64 bits") {
   ExpectOnlyPlain(LintProduct("4294967296", "4294967296"),
                   "replicated-job/replicas-parallelism-overflow", "spec.replicatedJobs[0].replicas",
                   kOverflowMessage, 8, 15);
@@ -652,7 +653,7 @@ spec:
 
 Findings LintGroup(std::string_view group) { return Lint(Sub(kGroupName, "@G@", group)); }
 
-TEST_CASE("admission: C8 groupName must be a DNS-1035 label") {
+TEST_CASE("admission: groupName must be a DNS-1035 label") {
   ExpectOnlyField(LintGroup("Group_A"), "replicated-job/group-name",
                   "spec.replicatedJobs[0].groupName",
                   std::string("spec.replicatedJobs[0].groupName: Invalid value: \"Group_A\": ") +
@@ -661,14 +662,14 @@ TEST_CASE("admission: C8 groupName must be a DNS-1035 label") {
   CHECK(Rules(LintGroup("group-a")) == "");
 }
 
-TEST_CASE("admission: C8 an explicit empty groupName fails the regex") {
+TEST_CASE("admission: an explicit empty groupName fails the regex") {
   ExpectOnlyField(
       LintGroup("\"\""), "replicated-job/group-name", "spec.replicatedJobs[0].groupName",
       std::string("spec.replicatedJobs[0].groupName: Invalid value: \"\": ") + kDns1035Format, 8,
       16);
 }
 
-TEST_CASE("admission: C8 replaces the too-long text for a groupName over 63 characters") {
+TEST_CASE("admission: groupName replaces the too-long text for a groupName over 63 characters") {
   std::string group = Repeat('g', 64);
   ExpectOnlyField(LintGroup(group), "replicated-job/group-name", "spec.replicatedJobs[0].groupName",
                   "spec.replicatedJobs[0].groupName: Invalid value: \"" + group +
@@ -699,7 +700,7 @@ std::string JobNameTooLong(const std::string& job_name) {
          "characters";
 }
 
-TEST_CASE("admission: C9 rejects a longest child Job name over 63 characters") {
+TEST_CASE("admission: rejects a longest child Job name over 63 characters") {
   // train-<56>-0 is 64 characters.
   std::string rjob = Repeat('w', 56);
   ExpectOnlyField(LintJobName(rjob, "1"), "replicated-job/job-name", "spec.replicatedJobs[0].name",
@@ -707,7 +708,7 @@ TEST_CASE("admission: C9 rejects a longest child Job name over 63 characters") {
   CHECK(Rules(LintJobName(Repeat('w', 55), "1")) == "");
 }
 
-TEST_CASE("admission: C9 counts the digits of replicas-1") {
+TEST_CASE("admission: child Job name counts the digits of replicas-1") {
   std::string rjob = Repeat('w', 55);
   // replicas 11: the last job is train-<55>-10, 64 characters.
   ExpectOnlyField(LintJobName(rjob, "11"), "replicated-job/job-name", "spec.replicatedJobs[0].name",
@@ -715,7 +716,7 @@ TEST_CASE("admission: C9 counts the digits of replicas-1") {
   CHECK(Rules(LintJobName(rjob, "10")) == "");
 }
 
-TEST_CASE("admission: C9 with replicas 0 counts the '-' of -1") {
+TEST_CASE("admission: child Job name with replicas 0 counts the '-' of -1") {
   // train-<55>--1 is 64 characters.
   std::string rjob = Repeat('w', 55);
   ExpectOnlyField(LintJobName(rjob, "0"), "replicated-job/job-name", "spec.replicatedJobs[0].name",
@@ -723,7 +724,7 @@ TEST_CASE("admission: C9 with replicas 0 counts the '-' of -1") {
   CHECK(Rules(LintJobName(Repeat('w', 54), "0")) == "");
 }
 
-TEST_CASE("admission: C9 rejects a JobSet name that is a subdomain but not a DNS-1035 label") {
+TEST_CASE("admission: child Job name rejects a dotted JobSet name (subdomain, no DNS-1035 label)") {
   std::string yaml =
       Twin(Sub(Sub(kJobName, "@RJ@", "workers"), "@R@", "1"), "name: train", "name: train.v1");
   ExpectOnlyField(Lint(yaml), "replicated-job/job-name", "spec.replicatedJobs[0].name",
@@ -743,7 +744,7 @@ spec:
     template: {spec: {template: {spec: {containers: [{name: main, image: busybox}]}}}}
 )";
 
-TEST_CASE("admission: C9 with generateName simulates the apiserver's name (prefix + 5)") {
+TEST_CASE("admission: child Job name: generateName simulates the apiserver's name (prefix + 5)") {
   // generateName of 55 characters: the name is 60, the job name <60>-w-0 is 64.
   std::string prefix = Repeat('g', 54) + "-";
   Findings fs = Lint(Sub(kGenerateName, "@GN@", prefix));
@@ -757,7 +758,7 @@ TEST_CASE("admission: C9 with generateName simulates the apiserver's name (prefi
   CHECK(Rules(Lint(Sub(kGenerateName, "@GN@", Repeat('g', 53) + "-"))) == "");
 }
 
-TEST_CASE("admission: C9 with a generateName over 58 characters cuts the prefix to 58") {
+TEST_CASE("admission: child Job name: a generateName over 58 characters is cut to 58") {
   Findings fs = Lint(Sub(kGenerateName, "@GN@", Repeat('g', 70)));
   REQUIRE(Rules(fs) == "replicated-job/job-name");
   CHECK(fs[0].message == JobNameTooLong(Repeat('g', 58) + "xxxxx-w-0"));
@@ -778,7 +779,7 @@ spec:
             containers: [{name: main, image: busybox}]
 )";
 
-TEST_CASE("admission: C10 rejects long pod names and reports the job name as the value") {
+TEST_CASE("admission: rejects long pod names and reports the job name as the value") {
   // train-<48>-0-1-abcde is 64 characters; the job name train-<48>-0 is 56.
   std::string rjob = Repeat('p', 48);
   ExpectOnlyField(Lint(Sub(kPodName, "@RJ@", rjob)), "replicated-job/pod-name",
@@ -790,14 +791,14 @@ TEST_CASE("admission: C10 rejects long pod names and reports the job name as the
   CHECK(Rules(Lint(Sub(kPodName, "@RJ@", Repeat('p', 47)))) == "");
 }
 
-TEST_CASE("admission: C10 applies only to Indexed jobs with completions") {
+TEST_CASE("admission: pod name check applies only to Indexed jobs with completions") {
   std::string yaml = Sub(kPodName, "@RJ@", Repeat('p', 48));
   CHECK(Rules(Lint(Twin(yaml, "        completions: 2\n",
                         "        completions: 2\n        completionMode: NonIndexed\n"))) == "");
   CHECK(Rules(Lint(Twin(yaml, "        completions: 2\n", ""))) == "");
 }
 
-TEST_CASE("admission: C10 format errors also carry the job name") {
+TEST_CASE("admission: pod name format errors also carry the job name") {
   std::string yaml = Twin(Sub(kPodName, "@RJ@", "workers"), "name: train", "name: train.v1");
   Findings fs = Lint(yaml);
   REQUIRE(Rules(fs) == "replicated-job/job-name,replicated-job/pod-name");
@@ -824,24 +825,24 @@ spec:
     template: {spec: {template: {spec: {containers: [{name: main, image: busybox}]}}}}
 )";
 
-TEST_CASE("admission: C11 rejects dependsOn on a later replicated job") {
+TEST_CASE("admission: rejects dependsOn on a later replicated job") {
   ExpectOnlyPlain(Lint(kDependsOn), "depends-on/unknown-replicated-job",
                   "spec.replicatedJobs[1].dependsOn[0].name",
                   "replicatedJob: workers cannot depend on replicatedJob: evaluator", 11, 13);
   CHECK(Rules(Lint(Twin(kDependsOn, "    - name: evaluator", "    - name: leader"))) == "");
 }
 
-TEST_CASE("admission: C11 rejects dependsOn on a replicated job that does not exist") {
+TEST_CASE("admission: rejects dependsOn on a replicated job that does not exist") {
   ExpectOnlyPlain(Lint(Twin(kDependsOn, "    - name: evaluator", "    - name: ghost")),
                   "depends-on/unknown-replicated-job", "spec.replicatedJobs[1].dependsOn[0].name",
                   "replicatedJob: workers cannot depend on replicatedJob: ghost", 11, 13);
 }
 
-TEST_CASE("admission: C11 accepts a replicated job that depends on itself") {
+TEST_CASE("admission: dependsOn accepts a replicated job that depends on itself") {
   CHECK(Rules(Lint(Twin(kDependsOn, "    - name: evaluator", "    - name: workers"))) == "");
 }
 
-TEST_CASE("admission: C12-C14 with the InPlaceRestart gate on and strategy InPlaceRestart") {
+TEST_CASE("admission: in-place restart checks with the gate on and strategy InPlaceRestart") {
   Findings fs = Lint(kInPlaceRestart, kInPlace);
   REQUIRE(Rules(fs) ==
           "in-place-restart/backoff-limit,in-place-restart/pod-replacement-policy,"
@@ -869,7 +870,7 @@ TEST_CASE("admission: C12-C14 with the InPlaceRestart gate on and strategy InPla
   CHECK(Rules(Lint(fixed, kInPlace)) == "");
 }
 
-TEST_CASE("admission: C12-C14 report null for missing values, at the job spec") {
+TEST_CASE("admission: in-place restart checks report null for missing values, at the job spec") {
   std::string yaml = Twin(kInPlaceRestart,
                           "        completions: 2\n        backoffLimit: 6\n"
                           "        podReplacementPolicy: TerminatingOrFailed\n",
@@ -897,7 +898,7 @@ TEST_CASE("admission: C12-C14 report null for missing values, at the job spec") 
              13, 7);
 }
 
-TEST_CASE("admission: C14 requires parallelism to be set as well") {
+TEST_CASE("admission: completions == parallelism requires parallelism to be set as well") {
   std::string yaml = Twin(kInPlaceRestart, "        parallelism: 3\n", "");
   yaml = Twin(yaml, "backoffLimit: 6", "backoffLimit: 2147483647");
   yaml = Twin(yaml, "TerminatingOrFailed", "Failed");
@@ -909,11 +910,11 @@ TEST_CASE("admission: C14 requires parallelism to be set as well") {
                   14, 22);
 }
 
-TEST_CASE("admission: C12-C14 do not apply to other restart strategies, gate on") {
+TEST_CASE("admission: in-place restart checks do not apply to other restart strategies, gate on") {
   CHECK(Rules(Lint(Twin(kInPlaceRestart, "InPlaceRestart", "Recreate"), kInPlace)) == "");
 }
 
-// --- Webhook C15 -----------------------------------------------------------------------------
+// --- Webhook: successPolicy targets ----------------------------------------------------------
 
 constexpr char kSuccessPolicy[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -928,7 +929,7 @@ spec:
     template: {spec: {template: {spec: {containers: [{name: main, image: busybox}]}}}}
 )";
 
-TEST_CASE("admission: C15 rejects a success policy target that does not exist") {
+TEST_CASE("admission: rejects a success policy target that does not exist") {
   ExpectOnlyPlain(Lint(kSuccessPolicy), "success-policy/unknown-target",
                   "spec.successPolicy.targetReplicatedJobs[1]",
                   "invalid replicatedJob name 'leader' does not appear in .spec.ReplicatedJobs", 8,
@@ -1567,23 +1568,23 @@ spec:
     template: {spec: {template: {spec: {containers: [{name: main, image: busybox}]}}}}
 )";
 
-TEST_CASE("admission: errors come out in the spec's order, apiserver rules then C1..C18") {
+TEST_CASE("admission: errors come out in the spec's order, apiserver rules then the webhook's") {
   CHECK(Rules(Lint(kManyErrors)) ==
-        "metadata/labels,"                               // kube-apiserver
-        "failure-policy/in-place-restart-gate,"          // C1
-        "depends-on/first-replicated-job,"               // C2
-        "network/subdomain,"                             // C4
-        "managed-by/format,"                             // C5
-        "replicated-job/replicas-parallelism-overflow,"  // C7, replicatedJobs[0]
-        "replicated-job/group-name,"                     // C8, replicatedJobs[0]
-        "depends-on/unknown-replicated-job,"             // C11, replicatedJobs[1]
-        "success-policy/unknown-target,"                 // C15
-        "failure-policy/unknown-reason,"                 // C16
-        "coordinator/unknown-replicated-job,"            // C17
-        "volume-claim-policy/no-volume-mount");          // C18
+        "metadata/labels,"  // kube-apiserver
+        "failure-policy/in-place-restart-gate,"
+        "depends-on/first-replicated-job,"
+        "network/subdomain,"
+        "managed-by/format,"
+        "replicated-job/replicas-parallelism-overflow,"  // replicatedJobs[0]
+        "replicated-job/group-name,"                     // replicatedJobs[0]
+        "depends-on/unknown-replicated-job,"             // replicatedJobs[1]
+        "success-policy/unknown-target,"
+        "failure-policy/unknown-reason,"
+        "coordinator/unknown-replicated-job,"
+        "volume-claim-policy/no-volume-mount");
 }
 
-TEST_CASE("admission: per replicated job, C7..C11 for one job come before the next job") {
+TEST_CASE("admission: per replicated job, the checks of one job come before the next job") {
   std::string yaml = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata:

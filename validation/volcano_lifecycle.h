@@ -35,7 +35,7 @@ struct VolcanoPolicy {
   std::vector<std::string> events;  ///< `events` then `event`, de-duplicated (as the controller).
   bool has_exit_code = false;
   int64_t exit_code = 0;
-  std::string action;  ///< As written (exit-code policies' actions are never validated, Q1).
+  std::string action;  ///< As written (exit-code policies' actions are never validated).
   bool has_timeout = false;
   double timeout_s = 0;
   std::string timeout;  ///< As written, e.g. "10m".

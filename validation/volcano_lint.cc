@@ -122,7 +122,7 @@ struct PolicyListIndex {
   }
 };
 
-// Q7/Q8: policies the controller's first-match scan never reaches. Within a list, an exit code
+// Policies the controller's first-match scan never reaches. Within a list, an exit code
 // comes with a PodFailed event, so an earlier PodFailed or `*` policy takes it; a job-level
 // policy only sees what no task policy took. Each list is indexed once (PolicyListIndex), so
 // the check is linear in the number of policies and tasks.
@@ -292,7 +292,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
       }
     }
   }
-  // Q3: upstream checks <job>-<task>-<position in the list>; the pods are named with the
+  // Pod names: upstream checks <job>-<task>-<position in the list>; the pods are named with the
   // replica index.
   const Node* md = defaulted.Find("metadata");
   std::string job = TextOf(md ? md->Find("name") : nullptr);

@@ -45,7 +45,7 @@ std::vector<std::string> Fields(const Findings& fs, std::string_view rule) {
 
 using V = std::vector<std::string>;
 
-TEST_CASE("volcano lint: an exit-code policy's action is never checked (Q1)") {
+TEST_CASE("volcano lint: an exit-code policy's action is never checked") {
   Findings fs =
       Lint(Job("  policies:\n  - exitCode: 3\n    action: RestratJob\n"
                "  - exitCode: 4\n    action: SyncJob\n"));
@@ -55,7 +55,7 @@ TEST_CASE("volcano lint: an exit-code policy's action is never checked (Q1)") {
   CHECK(Lint(Job("  policies:\n  - exitCode: 3\n    action: RestartJob\n")).empty());
 }
 
-TEST_CASE("volcano lint: events that never reach a policy (Q2)") {
+TEST_CASE("volcano lint: events that never reach a policy") {
   Findings fs =
       Lint(Job("  policies:\n  - event: JobUpdated\n    action: RestartJob\n"
                "  - event: PodPending\n    action: AbortJob\n"
@@ -70,7 +70,7 @@ TEST_CASE("volcano lint: events that never reach a policy (Q2)") {
             .empty());
 }
 
-TEST_CASE("volcano lint: maxRetry 1 with restart actions allows no restart (Q6)") {
+TEST_CASE("volcano lint: maxRetry 1 with restart actions allows no restart") {
   std::string restart = "  policies:\n  - event: PodEvicted\n    action: RestartJob\n";
   CHECK(Fields(Lint(Job("  maxRetry: 1\n" + restart)), "volcano/max-retry") == V{"spec.maxRetry"});
   CHECK(Lint(Job("  maxRetry: 2\n" + restart)).empty());
@@ -88,7 +88,7 @@ TEST_CASE("volcano lint: an explicit 0 is replaced by the mutating webhook") {
   CHECK(Lint(Job("  maxRetry: 1\n  minAvailable: 1\n")).empty());
 }
 
-TEST_CASE("volcano lint: policies the first-match scan never reaches (Q7, Q8)") {
+TEST_CASE("volcano lint: policies the first-match scan never reaches") {
   // An exit code comes with PodFailed: an earlier PodFailed or `*` policy takes it first.
   Findings fs =
       Lint(Job("  policies:\n  - event: PodFailed\n    action: RestartJob\n"
@@ -122,7 +122,7 @@ TEST_CASE("volcano lint: policies the first-match scan never reaches (Q7, Q8)") 
             .empty());
 }
 
-TEST_CASE("volcano lint: pod names with the replica index (Q3)") {
+TEST_CASE("volcano lint: pod names with the replica index") {
   // 33 + 1 + 27 + 2 = 63 passes upstream's check; replica 99 makes 64.
   std::string job(33, 'j'), task(27, 't');
   Findings fs = Lint(Job("", "", job, task, 100));

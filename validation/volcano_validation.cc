@@ -605,7 +605,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     if (!names.insert(name).second) {
       Error(object, out, "volcano/duplicate-task-name", Child(at, "name"),
             " duplicated task name " + name + ";");
-      break;  // Upstream stops here: later tasks are neither checked nor counted (Q4).
+      break;  // Upstream stops here: later tasks are neither checked nor counted.
     }
     total_replicas += replicas;
     ValidatePolicies(object, t.Find("policies"), Child(at, "policies"), "spec.tasks.policies", out);

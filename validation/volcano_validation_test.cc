@@ -81,14 +81,15 @@ constexpr char kLists[] =
 
 TEST_CASE("volcano create: a plain job is admitted") { ExpectClean(Job("")); }
 
-TEST_CASE("volcano create: C1 no tasks, and the check stops there") {
+TEST_CASE("volcano create: no tasks, and the check stops there") {
   Findings fs = Lint(
       "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: demo\nspec:\n"
       "  minAvailable: 3\n  queue: root\n");
   REQUIRE(Find(fs, "volcano/no-tasks"));
   CHECK(Find(fs, "volcano/no-tasks")->upstream == "No task specified in job spec");
   CHECK(Find(fs, "volcano/no-tasks")->field == "spec.tasks");
-  CHECK(Errors(fs) == 1);  // C1 returns at once: no root-queue, no minAvailable error.
+  // The no-tasks check returns at once: no root-queue, no minAvailable error.
+  CHECK(Errors(fs) == 1);
   // `tasks: []` is the CRD's minItems instead.
   Findings empty = Lint(
       "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: demo\nspec:\n"
@@ -97,7 +98,7 @@ TEST_CASE("volcano create: C1 no tasks, and the check stops there") {
   CHECK(Find(empty, "schema/max-items")->field == "spec.tasks");
 }
 
-TEST_CASE("volcano create: C2 mpi master task") {
+TEST_CASE("volcano create: mpi master task") {
   std::string tasks = Task("launcher", 1) + Task("worker", 2);
   ExpectError(Job("  plugins:\n    mpi: []\n", tasks), "volcano/mpi-master-task",
               "spec.plugins.mpi", "The specified mpi master task was not found");
@@ -105,7 +106,7 @@ TEST_CASE("volcano create: C2 mpi master task") {
   ExpectClean(Job("  plugins:\n    mpi: []\n", Task("master", 1) + Task("worker", 2)));
 }
 
-TEST_CASE("volcano create: C3 and C10 network topology tiers") {
+TEST_CASE("volcano create: network topology tiers, of the job and of a partition policy") {
   ExpectError(Job("  networkTopology:\n    highestTierAllowed: 1\n    highestTierName: rack\n"),
               "volcano/network-topology-tiers", "spec.networkTopology",
               "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
@@ -120,14 +121,14 @@ TEST_CASE("volcano create: C3 and C10 network topology tiers") {
       "in networkTopology simultaneously");
 }
 
-TEST_CASE("volcano create: C4 task minAvailable above replicas") {
+TEST_CASE("volcano create: task minAvailable above replicas") {
   ExpectError(Job("", Task("worker", 2, "    minAvailable: 3\n")), "volcano/task-min-available",
               "spec.tasks[0].minAvailable",
               " 'minAvailable' is greater than 'replicas' in task: worker, job: demo;");
   ExpectClean(Job("", Task("worker", 2, "    minAvailable: 2\n")));
 }
 
-TEST_CASE("volcano create: C5 duplicate task names stop the task loop (Q4)") {
+TEST_CASE("volcano create: duplicate task names stop the task loop") {
   Findings fs = Lint(Job("  minAvailable: 3\n", Task("w", 2) + Task("w", 2)));
   REQUIRE(Find(fs, "volcano/duplicate-task-name"));
   CHECK(Find(fs, "volcano/duplicate-task-name")->field == "spec.tasks[1].name");
@@ -217,7 +218,7 @@ TEST_CASE("volcano create: `*` is exclusive, evaluated after the first error of 
           "    action: RestartJob\n"));
 }
 
-TEST_CASE("volcano create: C7 pod name uses the task's position") {
+TEST_CASE("volcano create: pod name uses the task's position") {
   std::string task(50, 't');
   ExpectError(Job("", Task(task, 1), "job-with-a-name"), "volcano/pod-name", "spec.tasks[0].name",
               "create pod with name job-with-a-name-" + task +
@@ -225,7 +226,7 @@ TEST_CASE("volcano create: C7 pod name uses the task's position") {
   ExpectClean(Job("", Task(std::string(45, 't'), 1), "job-with-a-name"));  // 63 characters
 }
 
-TEST_CASE("volcano create: C8 empty containers, C9 whole-core CPU with a topology policy") {
+TEST_CASE("volcano create: empty containers, whole-core CPU with a topology policy") {
   ExpectError(Job("",
                   "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
                   "        containers: []\n"),
@@ -278,7 +279,7 @@ TEST_CASE("volcano create: C8 empty containers, C9 whole-core CPU with a topolog
   ExpectClean(cpu("none", "500m"));
 }
 
-TEST_CASE("volcano create: C10 partition policy") {
+TEST_CASE("volcano create: partition policy") {
   auto pp = [](int replicas, const std::string& extra) {
     return Job("", Task("w", replicas, "    partitionPolicy:\n" + extra));
   };
@@ -302,14 +303,14 @@ TEST_CASE("volcano create: C10 partition policy") {
   CHECK(Find(fs, "schema/minimum")->field == "spec.tasks[0].partitionPolicy.totalPartitions");
 }
 
-TEST_CASE("volcano create: C11 job name, C12 minAvailable") {
+TEST_CASE("volcano create: job name, job minAvailable") {
   ExpectError(Job("", Task("w", 1), std::string(64, 'a')), "volcano/job-name", "metadata.name",
               "create job with name " + std::string(64, 'a') +
                   " validate failed [name part must be no more than 63 characters]");
   ExpectError(Job("  minAvailable: 5\n"), "volcano/min-available", "spec.minAvailable",
               " job 'minAvailable' should not be greater than total replicas in tasks;");
   ExpectClean(Job("  minAvailable: 1\n", Task("w", 1), std::string(59, 'a')));
-  // 63 characters is a valid job name (its pod names are not: that is C7's).
+  // 63 characters is a valid job name (its pod names are not: that is the pod name check's).
   Findings fs = Lint(Job("", Task("w", 1), std::string(63, 'a')));
   CHECK(Find(fs, "volcano/job-name") == nullptr);
   CHECK(Find(fs, "volcano/pod-name") != nullptr);
@@ -328,7 +329,7 @@ TEST_CASE("volcano create: with generateName, the generated name is checked") {
   CHECK(Find(fs, "volcano/job-name")->field == "metadata.name");
 }
 
-TEST_CASE("volcano create: C14 plugins, C15 volumes, C18 root queue, C20 DAG") {
+TEST_CASE("volcano create: plugins, volumes, root queue, dependsOn DAG") {
   ExpectError(Job("  plugins:\n    sshd: []\n"), "volcano/unknown-plugin", "spec.plugins[sshd]",
               " unable to find job plugin: sshd;");
   ExpectClean(Job("  plugins:\n    ssh: []\n    env: []\n    hcclrank: []\n"));
@@ -343,7 +344,8 @@ TEST_CASE("volcano create: C14 plugins, C15 volumes, C18 root queue, C20 DAG") {
               "volcano/volume", "spec.volumes[0].volumeClaimName",
               "invalid VolumeClaimName Bad_Name : [");
   ExpectClean(Job("  volumes:\n  - mountPath: /d\n    volumeClaimName: data\n"));
-  // The CRD does not require mountPath (its schema: minLength only), so an absent one reaches C15.
+  // The CRD does not require mountPath (its schema: minLength only), so an absent one reaches the
+  // volumes check.
   ExpectError(Job("  volumes:\n  - volumeClaimName: a\n"), "volcano/volume",
               "spec.volumes[0].mountPath", " mountPath is required;");
   // An empty mountPath is the CRD's minLength first.
@@ -436,7 +438,8 @@ TEST_CASE("volcano create: CRD schema bounds, rejected past the limit, admitted 
   const std::string t63 = std::string(63, 't');
   rejected(Job("", Task(t63 + "t", 1)), "schema/invalid", "spec.tasks[0].name",
            "spec.tasks[0].name: Too long: may not be more than 63 bytes");
-  // 63 characters pass the CRD, but the pod name demo-<task>-0 is then too long for C7.
+  // 63 characters pass the CRD, but the pod name demo-<task>-0 is then too long for the pod name
+  // check.
   admitted(Job("", Task(t63, 1)));
   ExpectError(Job("", Task(t63, 1)), "volcano/pod-name", "spec.tasks[0].name",
               "must be no more than 63 characters");
