@@ -11,7 +11,7 @@
 #include <iterator>
 #include <string>
 
-#include "validation/schema.h"
+#include "validation/schema/schema.h"
 #include "webhook/admission_handler.h"
 
 int main(int argc, char** argv) {

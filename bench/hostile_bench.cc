@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "validation/analysis.h"
-#include "validation/jobset_validation.h"
-#include "validation/json_node.h"
-#include "validation/loader.h"
-#include "validation/policy_engine.h"
-#include "validation/replay.h"
-#include "validation/schema.h"
-#include "validation/volcano_lint.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/analysis.h"
+#include "validation/jobset/policy_engine.h"
+#include "validation/jobset/replay.h"
+#include "validation/jobset/validation.h"
+#include "validation/schema/schema.h"
+#include "validation/volcano/lint.h"
 #include "webhook/admission_handler.h"
 
 namespace {

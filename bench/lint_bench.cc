@@ -35,14 +35,14 @@
 #include <thread>
 #include <vector>
 
-#include "validation/analysis.h"
-#include "validation/defaults.h"
-#include "validation/jobset_types.h"
-#include "validation/jobset_validation.h"
-#include "validation/lint.h"
-#include "validation/loader.h"
-#include "validation/node.h"
-#include "validation/schema.h"
+#include "validation/core/loader.h"
+#include "validation/core/node.h"
+#include "validation/jobset/analysis.h"
+#include "validation/jobset/defaults.h"
+#include "validation/jobset/types.h"
+#include "validation/jobset/validation.h"
+#include "validation/lint/lint.h"
+#include "validation/schema/schema.h"
 
 namespace jobset::bench {
 namespace {

@@ -25,9 +25,9 @@
 #include <thread>
 #include <vector>
 
-#include "validation/jobset_types.h"
-#include "validation/monte_carlo.h"
-#include "validation/policy_engine.h"
+#include "validation/jobset/monte_carlo.h"
+#include "validation/jobset/policy_engine.h"
+#include "validation/jobset/types.h"
 
 namespace jobset::bench {
 namespace {

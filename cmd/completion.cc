@@ -11,7 +11,7 @@
 #include <set>
 #include <utility>
 
-#include "validation/feature_gates.h"
+#include "validation/jobset/feature_gates.h"
 
 namespace jobset {
 namespace {

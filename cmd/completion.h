@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "validation/embedded.h"
+#include "validation/core/embedded.h"
 
 namespace CLI {
 class App;

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cmd/lint_command.h"
-#include "validation/feature_gates.h"
+#include "validation/jobset/feature_gates.h"
 
 namespace jobset {
 namespace {

@@ -7,9 +7,9 @@
 #include "cmd/jobset_objects.h"
 #include "cmd/other_kinds.h"
 #include "cmd/text_table.h"
-#include "validation/analysis.h"
-#include "validation/jobset_validation.h"
-#include "validation/policy_engine.h"
+#include "validation/jobset/analysis.h"
+#include "validation/jobset/policy_engine.h"
+#include "validation/jobset/validation.h"
 
 namespace jobset {
 namespace {

@@ -7,12 +7,12 @@
 #include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
-#include "validation/framework_explain.h"
-#include "validation/framework_lint.h"
-#include "validation/framework_monte_carlo.h"
-#include "validation/framework_replay.h"
-#include "validation/lint.h"
-#include "validation/loader.h"
+#include "validation/core/loader.h"
+#include "validation/framework/explain.h"
+#include "validation/framework/lint.h"
+#include "validation/framework/monte_carlo.h"
+#include "validation/framework/replay.h"
+#include "validation/lint/lint.h"
 
 namespace jobset {
 namespace {
@@ -23,8 +23,7 @@ using json = nlohmann::ordered_json;
 void NoteLintErrors(const Node& object, const std::string& file, const Framework& fw,
                     std::ostream& err) {
   int errors = 0;
-  for (const Finding& f : LintFramework(object, LintOptions{}))
-    errors += f.severity == Severity::kError;
+  for (const Finding& f : LintFramework(object)) errors += f.severity == Severity::kError;
   if (errors > 0) {
     err << "warning: " << file << ": Framework " << fw.name << " has " << errors
         << " lint error(s): the API server would reject it (run kubectl jobset lint)\n";

@@ -1,9 +1,10 @@
 #include "cmd/jobset_objects.h"
 
 #include "cmd/other_kinds.h"
-#include "validation/defaults.h"
-#include "validation/lint.h"
-#include "validation/loader.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/defaults.h"
+#include "validation/jobset/lint.h"
+#include "validation/lint/lint.h"
 
 namespace jobset {
 
@@ -68,7 +69,8 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
       if (!IsJobSet(*o)) continue;
       LoadedJobSet js;
       js.file = path;
-      for (const Finding& f : LintObject(*o, options)) js.errors += f.severity == Severity::kError;
+      for (const Finding& f : LintJobSet(*o, options.gates, options.schema.get()))
+        js.errors += f.severity == Severity::kError;
       js.object = std::make_unique<Node>(*o);
       std::vector<PatchOp> patch;
       ApplyCrdDefaults(js.object.get(), &patch);

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "validation/feature_gates.h"
-#include "validation/jobset_types.h"
-#include "validation/node.h"
+#include "validation/core/node.h"
+#include "validation/jobset/feature_gates.h"
+#include "validation/jobset/types.h"
 
 namespace jobset {
 struct OtherObject;

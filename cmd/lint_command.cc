@@ -13,11 +13,11 @@
 
 #include "cmd/atomic_write.h"
 #include "cmd/report.h"
-#include "validation/lint.h"
-#include "validation/loader.h"
-#include "validation/path_glob.h"
-#include "validation/rule_registry.h"
-#include "validation/unified_diff.h"
+#include "cmd/unified_diff.h"
+#include "validation/core/loader.h"
+#include "validation/core/path_glob.h"
+#include "validation/core/rule_registry.h"
+#include "validation/lint/lint.h"
 
 namespace jobset {
 namespace {

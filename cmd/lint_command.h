@@ -26,7 +26,7 @@ struct LintFlags {
   bool fix = false;
   /// Print the fixes as a unified diff instead (exit status 1 when there is one).
   bool diff = false;
-  /// --exclude GLOB: files left out (validation/path_glob.h says what matches).
+  /// --exclude GLOB: files left out (validation/core/path_glob.h says what matches).
   std::vector<std::string> exclude;
   /// Exit status 1 when no supported object was checked (kube-linter's flag).
   bool fail_if_no_objects_found = false;
@@ -39,7 +39,7 @@ struct LintFlags {
 int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err);
 
 /// The feature gates for --help, one a line with what each changes, from the table the parser
-/// uses (validation/feature_gates.h).
+/// uses (validation/jobset/feature_gates.h).
 std::string FeatureGatesHelp();
 
 /// Whether to colour output: --color, then NO_COLOR, then whether stdout is a terminal.

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "validation/feature_gates.h"
+#include "validation/jobset/feature_gates.h"
 
 namespace jobset {
 namespace {

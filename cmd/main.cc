@@ -11,8 +11,8 @@
 #include "cmd/lint_command.h"
 #include "cmd/netcheck_command.h"
 #include "cmd/simulate_command.h"
-#include "validation/rule_registry.h"
-#include "validation/suggest.h"
+#include "validation/core/rule_registry.h"
+#include "validation/core/suggest.h"
 
 namespace {
 

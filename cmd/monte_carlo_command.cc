@@ -13,8 +13,8 @@
 #include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_command.h"
 #include "cmd/simulate_inputs.h"
-#include "validation/loader.h"
-#include "validation/monte_carlo.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/monte_carlo.h"
 #include "validation/sim/duration.h"
 
 namespace jobset {

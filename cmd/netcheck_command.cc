@@ -13,9 +13,9 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "validation/netcheck_diagnose.h"
-#include "validation/netcheck_log.h"
-#include "validation/netcheck_plan.h"
+#include "validation/netcheck/diagnose.h"
+#include "validation/netcheck/log.h"
+#include "validation/netcheck/plan.h"
 
 namespace jobset {
 namespace {

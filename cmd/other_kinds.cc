@@ -2,7 +2,7 @@
 
 #include "cmd/framework_commands.h"
 #include "cmd/volcano_commands.h"
-#include "validation/framework_types.h"
+#include "validation/framework/types.h"
 
 namespace jobset {
 

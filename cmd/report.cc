@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "validation/embedded.h"
-#include "validation/rule_registry.h"
+#include "validation/core/embedded.h"
+#include "validation/core/rule_registry.h"
 
 namespace jobset {
 namespace {

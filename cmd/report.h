@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "validation/lint.h"
+#include "validation/lint/lint.h"
 
 namespace jobset {
 

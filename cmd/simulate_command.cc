@@ -7,9 +7,9 @@
 #include "cmd/jobset_objects.h"
 #include "cmd/other_kinds.h"
 #include "cmd/simulate_inputs.h"
-#include "validation/loader.h"
-#include "validation/policy_engine.h"
-#include "validation/replay.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/policy_engine.h"
+#include "validation/jobset/replay.h"
 
 namespace jobset {
 

@@ -1,6 +1,6 @@
 #include "cmd/simulate_inputs.h"
 
-#include "validation/loader.h"
+#include "validation/core/loader.h"
 #include "validation/sim/duration.h"
 
 namespace jobset {

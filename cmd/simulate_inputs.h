@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "validation/node.h"
+#include "validation/core/node.h"
 
 namespace jobset {
 

@@ -10,11 +10,11 @@
 #include "cmd/monte_carlo_flags.h"
 #include "cmd/simulate_inputs.h"
 #include "cmd/text_table.h"
-#include "validation/loader.h"
+#include "validation/core/loader.h"
 #include "validation/sim/duration.h"
-#include "validation/volcano_lifecycle.h"
-#include "validation/volcano_monte_carlo.h"
-#include "validation/volcano_replay.h"
+#include "validation/volcano/lifecycle.h"
+#include "validation/volcano/monte_carlo.h"
+#include "validation/volcano/replay.h"
 
 namespace jobset {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "cmd/explain_command.h"
 #include "cmd/simulate_command.h"
-#include "validation/node.h"
+#include "validation/core/node.h"
 
 namespace jobset {
 

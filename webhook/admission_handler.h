@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "validation/json_node.h"
-#include "validation/lint.h"
+#include "validation/core/json_node.h"
+#include "validation/lint/lint.h"
 
 namespace jobset::webhook {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validation/schema.h"
+#include "validation/schema/schema.h"
 
 namespace jobset::webhook {
 namespace {

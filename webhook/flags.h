@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "validation/feature_gates.h"
+#include "validation/jobset/feature_gates.h"
 #include "webhook/tls_context.h"
 
 namespace jobset::webhook {

@@ -3,11 +3,12 @@
 #include <set>
 #include <utility>
 
-#include "validation/jobset_types.h"
-#include "validation/jobset_update.h"
-#include "validation/json_node.h"
-#include "validation/k8s_names.h"
-#include "validation/lint_config.h"
+#include "validation/core/json_node.h"
+#include "validation/core/k8s_names.h"
+#include "validation/jobset/lint.h"
+#include "validation/jobset/types.h"
+#include "validation/jobset/update.h"
+#include "validation/lint/config.h"
 
 namespace jobset::webhook {
 namespace {
@@ -164,7 +165,7 @@ AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOpt
     if (!IsObject(request->object)) {
       return BadRequestResponse("request.object is missing or not a JSON object");
     }
-    findings = LintObjectInPlace(&*request->object, options);
+    findings = LintJobSetInPlace(&*request->object, options.gates, options.schema.get());
     // The annotation travels with the object, so it silences warnings here as in lint
     // (`# kubectl-jobset:ignore` comments do not reach the cluster). Errors are never silenced.
     ApplyAnnotationSuppressions(*request->object, &findings);
@@ -175,7 +176,8 @@ AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOpt
     if (!IsObject(request->old_object)) {
       return BadRequestResponse("request.oldObject is missing or not a JSON object");
     }
-    findings = LintUpdate(*request->old_object, *request->object, options);
+    findings =
+        LintUpdate(*request->old_object, *request->object, options.gates, options.schema.get());
   } else {
     return AllowedResponse();  // DELETE and CONNECT: nothing to check.
   }

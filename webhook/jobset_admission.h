@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "validation/defaults.h"
-#include "validation/finding.h"
-#include "validation/lint.h"
+#include "validation/core/finding.h"
+#include "validation/jobset/defaults.h"
+#include "validation/lint/lint.h"
 #include "webhook/review.h"
 
 namespace jobset::webhook {

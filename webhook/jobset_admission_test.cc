@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validation/json_node.h"
-#include "validation/loader.h"
-#include "validation/schema.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
+#include "validation/schema/schema.h"
 
 namespace jobset::webhook {
 namespace {

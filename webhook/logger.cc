@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "validation/json_node.h"
+#include "validation/core/json_node.h"
 
 namespace jobset::webhook {
 

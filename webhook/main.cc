@@ -15,7 +15,7 @@
 #include <mimalloc.h>
 #endif
 
-#include "validation/feature_gates.h"
+#include "validation/jobset/feature_gates.h"
 #include "webhook/cert_store.h"
 #include "webhook/flags.h"
 #include "webhook/logger.h"

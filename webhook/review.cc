@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "validation/json_node.h"
+#include "validation/core/json_node.h"
 
 namespace jobset::webhook {
 namespace {

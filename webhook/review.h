@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "validation/node.h"
+#include "validation/core/node.h"
 
 namespace jobset::webhook {
 

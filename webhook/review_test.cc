@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validation/json_node.h"
+#include "validation/core/json_node.h"
 
 namespace jobset::webhook {
 namespace {

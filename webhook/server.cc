@@ -7,7 +7,7 @@
 #include <exception>
 #include <utility>
 
-#include "validation/schema.h"
+#include "validation/schema/schema.h"
 #include "webhook/review.h"
 #include "webhook/task_queue.h"
 #include "webhook/tls_server.h"

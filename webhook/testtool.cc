@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "validation/defaults.h"
-#include "validation/jobset_types.h"
-#include "validation/json_node.h"
-#include "validation/loader.h"
-#include "validation/schema.h"
-#include "validation/volcano_defaults.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/defaults.h"
+#include "validation/jobset/types.h"
+#include "validation/schema/schema.h"
+#include "validation/volcano/defaults.h"
 #include "webhook/jobset_admission.h"
 #include "webhook/volcano_admission.h"
 

@@ -3,11 +3,11 @@
 #include <utility>
 #include <vector>
 
-#include "validation/lint_config.h"
-#include "validation/rule_registry.h"
-#include "validation/volcano_defaults.h"
-#include "validation/volcano_lint.h"
-#include "validation/volcano_validation.h"
+#include "validation/core/rule_registry.h"
+#include "validation/lint/config.h"
+#include "validation/volcano/defaults.h"
+#include "validation/volcano/lint.h"
+#include "validation/volcano/validation.h"
 #include "webhook/jobset_admission.h"
 
 namespace jobset::webhook {
@@ -33,7 +33,8 @@ bool IsVolcanoJobRequest(const AdmissionRequest& request) {
          request.kind.kind == kVolcanoKind;
 }
 
-AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request, const LintOptions& options) {
+AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request,
+                                     const LintOptions& /*options*/) {
   if (!IsVolcanoJobRequest(request)) return AllowedResponse();
   const bool create = request.operation == "CREATE";
   if (!create && request.operation != "UPDATE") {
@@ -45,7 +46,7 @@ AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request, const Lint
   if (!create && !IsObject(request.old_object)) {
     return BadRequestResponse("request.oldObject is missing or not a JSON object");
   }
-  std::vector<Finding> findings = create ? LintVolcanoJob(*request.object, options)
+  std::vector<Finding> findings = create ? LintVolcanoJob(*request.object)
                                          : LintVolcanoUpdate(*request.old_object, *request.object);
   if (create) ApplyAnnotationSuppressions(*request.object, &findings);
   std::vector<Finding> schema_errors, webhook_errors;

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "validation/lint.h"
+#include "validation/lint/lint.h"
 #include "webhook/review.h"
 
 namespace jobset::webhook {

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <string>
 
-#include "validation/json_node.h"
-#include "validation/loader.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
 #include "webhook/admission_handler.h"
 
 namespace jobset::webhook {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "validation/schema.h"
+#include "validation/schema/schema.h"
 #include "webhook/admission_handler.h"
 
 namespace {

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string>
 
-#include "validation/fix.h"
-#include "validation/lint.h"
-#include "validation/loader.h"
-#include "validation/schema.h"
+#include "validation/core/loader.h"
+#include "validation/jobset/fix.h"
+#include "validation/lint/lint.h"
+#include "validation/schema/schema.h"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "validation/json_node.h"
-#include "validation/loader.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
 
 namespace {
 

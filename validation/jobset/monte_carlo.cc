@@ -1,0 +1,593 @@
+#include "validation/jobset/monte_carlo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "validation/sim/fault_mix.h"
+#include "validation/sim/random.h"
+#include "validation/sim/text.h"
+
+namespace jobset {
+namespace {
+
+// The words of a JobSet fault mix, for ParseFaultMixItems' messages.
+constexpr FaultMixWords kJobSetFaultMixWords = {"REASON[:MESSAGE]=WEIGHT[@RJOB]", "reason",
+                                                "replicated job name"};
+
+// Failures between two looks at the cancel flag inside one run.
+constexpr int64_t kCancelCheckMask = (1 << 12) - 1;
+
+// --- Setup ----------------------------------------------------------------------------------
+
+// What a node failure turns into: a failure of a job of `rjob` with fault kind `kind` (-1: no
+// kind applies, the failure is absorbed).
+struct Outcome {
+  int rjob = 0;
+  int kind = -1;
+  double replicas = 0;  // Jobs of rjob, to draw the index.
+};
+
+// The read-only tables of a simulation.
+struct Setup {
+  double nodes = 0;
+  double rate = 0;      // Failures per productive second.
+  double mean_gap = 0;  // 1 / rate (multiplying is cheaper than dividing).
+  double checkpoint_inverse = 0;
+  double run_time = 0;
+  double restart_time = 0;
+  double job_restart_time = 0;
+  double checkpoint = 0;
+  int64_t max_failures = 0;
+  double arrive_faulty = 0;  // Pre-flight check: see FailureModel.
+  bool node_check = false;
+  double check_round = 0;
+  double check_miss = 0;
+  double faulty_after = 0;
+  std::vector<FaultKind> faults;   // Resolved.
+  std::vector<double> cumulative;  // Upper bound of each outcome's probability interval.
+  std::vector<Outcome> outcomes;
+  // The policy the runs use: the caller's, or its specialisation to the fault mix (see
+  // Specialize), with the reason and message each fault kind's failures carry.
+  PreparedPolicy policy;
+  std::vector<std::string> reasons, messages;
+};
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+// A node count above this is surely a mistake (and loses precision as a double).
+constexpr int64_t kMaxNodes = int64_t{1} << 50;
+
+// Runs kept in memory: a chunk summary per 256 runs and a sample per completed run (~1 GB).
+constexpr int64_t kMaxRuns = 100'000'000;
+
+bool FiniteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
+
+std::string RjobList(const PreparedPolicy& policy) {
+  std::string list;
+  for (const std::string& name : policy.rjob_names) {
+    if (!list.empty()) list += ", ";
+    list += name;
+  }
+  return list;
+}
+
+// A reason list no failure of the specialised policy carries.
+constexpr char kNoReason[] = "\x01none";
+
+// The failures of a simulation carry one of a few fixed (reason, message) pairs, one per fault
+// kind, so whether a rule's reasons and patterns admit a failure depends on its kind only. The
+// specialised policy decides exactly as `in` does for failures of fault kind k that carry the
+// reason "\x01<k>" and an empty message: each rule admits the reasons of the kinds that `in`'s
+// rule admits by reason and message, and has no patterns (targets are kept). Matching is then
+// a short string comparison instead of a regular expression search per failure.
+PreparedPolicy Specialize(const PreparedPolicy& in, const std::vector<FaultKind>& faults,
+                          std::vector<std::string>* reasons) {
+  PreparedPolicy p = in;
+  reasons->clear();
+  for (size_t k = 0; k < faults.size(); ++k) reasons->push_back("\x01" + std::to_string(k));
+  for (size_t r = 0; r < p.rules.size(); ++r) {
+    const PreparedRule& rule = in.rules[r];
+    // Reason and message do not depend on the replicated job: ask for one the rule targets.
+    int target = -1;
+    for (size_t j = 0; j < in.rjob_names.size() && target < 0; ++j) {
+      if (j < rule.applies_to_rjob.size() && rule.applies_to_rjob[j] && !in.rjob_names[j].empty()) {
+        target = static_cast<int>(j);
+      }
+    }
+    std::vector<std::string> admitted;
+    for (size_t k = 0; target >= 0 && k < faults.size(); ++k) {
+      if (RuleMatches(in, rule, target, faults[k].reason, faults[k].message)) {
+        admitted.push_back((*reasons)[k]);
+      }
+    }
+    if (admitted.empty()) admitted.push_back(kNoReason);  // An empty list would admit any.
+    PreparedRule& out = p.rules[r];
+    out.reasons = std::move(admitted);
+    out.has_patterns = false;
+    out.patterns.clear();
+    out.combined = nullptr;
+  }
+  return p;
+}
+
+// Builds the tables; the model must be valid.
+Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureModel& model,
+                std::vector<FaultKind> faults) {
+  Setup s;
+  if (model.precompute_matches) {
+    s.policy = Specialize(policy, faults, &s.reasons);
+    s.messages.assign(faults.size(), "");
+  } else {
+    s.policy = policy;
+    for (const FaultKind& k : faults) {
+      s.reasons.push_back(k.reason);
+      s.messages.push_back(k.message);
+    }
+  }
+  s.nodes = static_cast<double>(ModelNodeCount(js, model));
+  s.rate = s.nodes / model.node_mttf_s;  // 0 when the MTTF is infinite.
+  s.run_time = model.run_time_s;
+  s.restart_time = model.restart_time_s;
+  s.job_restart_time = model.job_restart_time_s;
+  s.checkpoint = model.checkpoint_interval_s;
+  s.mean_gap = s.rate > 0 ? 1 / s.rate : 0;
+  s.checkpoint_inverse = s.checkpoint > 0 ? 1 / s.checkpoint : 0;
+  s.max_failures = model.max_failures_per_run;
+  s.arrive_faulty = model.arrive_faulty;
+  s.node_check = model.node_check;
+  s.check_round = model.node_check_round_s;
+  s.check_miss = model.node_check_miss;
+  s.faulty_after = model.faulty_fails_after_s;
+  s.faults = std::move(faults);
+  double derived_total = 0;
+  for (const ReplicatedJob& rj : js.replicated_jobs) {
+    derived_total += static_cast<double>(DerivedNodes(rj, model));
+  }
+  double acc = 0;
+  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+    const double share =
+        static_cast<double>(DerivedNodes(js.replicated_jobs[r], model)) / derived_total;
+    if (!(share > 0)) continue;
+    const double replicas = static_cast<double>(js.replicated_jobs[r].replicas);
+    double weights = 0;
+    for (const FaultKind& k : s.faults) {
+      if (k.rjob < 0 || k.rjob == static_cast<int>(r)) weights += k.weight;
+    }
+    if (weights == 0) {
+      acc += share;
+      s.cumulative.push_back(acc);
+      s.outcomes.push_back({static_cast<int>(r), -1, replicas});
+      continue;
+    }
+    for (size_t k = 0; k < s.faults.size(); ++k) {
+      const FaultKind& kind = s.faults[k];
+      if (kind.rjob >= 0 && kind.rjob != static_cast<int>(r)) continue;
+      acc += share * kind.weight / weights;
+      s.cumulative.push_back(acc);
+      s.outcomes.push_back({static_cast<int>(r), static_cast<int>(k), replicas});
+    }
+  }
+  // Rounding must not leave a gap at the top: the last outcome takes everything above.
+  if (!s.cumulative.empty()) s.cumulative.back() = std::numeric_limits<double>::infinity();
+  return s;
+}
+
+// --- Simulation -----------------------------------------------------------------------------
+
+// Working memory of one thread, reused from run to run and failure to failure.
+struct Worker {
+  ControllerState state;
+  StepOutcome out;
+};
+
+// The sums of a chunk of runs (see RunSimulation), accumulated in run order.
+struct Chunk {
+  int64_t completed = 0, failed = 0, stuck = 0, unbounded = 0;
+  int64_t restarts = 0, job_restarts = 0, counted_restarts = 0, failures = 0, ignored = 0;
+  ActionCounts actions;
+  double waste_node_s = 0;  // Completed and failed runs.
+  double finish_sum = 0, fail_time_sum = 0;
+  std::vector<double> finish;      // Completed runs' wall times, in run order.
+  int64_t faulty = 0, caught = 0;  // Pre-flight check.
+  double check_s = 0;
+};
+
+enum class RunEnd : uint8_t { kCompleted, kFailed, kStuck, kUnbounded, kCancelled };
+
+void AddActions(const ActionCounts& a, ActionCounts* to) {
+  to->fail_jobset += a.fail_jobset;
+  to->restart_jobset += a.restart_jobset;
+  to->restart_jobset_ignore_max += a.restart_jobset_ignore_max;
+  to->restart_job += a.restart_job;
+  to->restart_job_ignore_max += a.restart_job_ignore_max;
+  to->default_restart += a.default_restart;
+  to->reached_max += a.reached_max;
+  to->no_policy_fail += a.no_policy_fail;
+  to->stuck += a.stuck;
+}
+
+// Simulates one run drawing from `rng` and adds it to `chunk` (unless cancelled mid-run).
+RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Worker* w,
+                   Chunk* chunk) {
+  const PreparedPolicy& policy = s.policy;
+  ResetState(&w->state);
+  ActionCounts actions;
+  double progress = 0;  // Productive time kept, in [0, run_time).
+  double wall = 0;
+  double waste = 0;  // Node-seconds.
+  int64_t failures = 0, ignored = 0, job_restarts = 0;
+  const size_t n_outcomes = s.outcomes.size();
+  // Pre-flight check: faulty arrivals, the check's time, the faulty nodes it lets through. Off,
+  // it draws nothing, so the run is the same as without the feature.
+  int64_t faulty = 0, caught = 0, pending_faulty = 0;
+  double check = 0;
+  if (s.arrive_faulty > 0 || s.node_check) {
+    faulty = Binomial(&rng, static_cast<int64_t>(s.nodes), s.arrive_faulty);
+    pending_faulty = faulty;
+    if (s.node_check) {
+      caught = Binomial(&rng, faulty, 1 - s.check_miss);
+      pending_faulty -= caught;
+      check = caught > 0 ? 3 * s.check_round + s.job_restart_time : s.check_round;
+      wall += check;
+      waste += s.nodes * check;
+    }
+  }
+  RunEnd end;
+  for (;;) {
+    // Exponential gap to the next failure; a faulty node nobody caught fails first, without
+    // progress.
+    double gap = 0;
+    if (pending_faulty > 0) {
+      --pending_faulty;
+      wall += s.faulty_after;
+      waste += s.nodes * s.faulty_after;
+    } else {
+      gap = s.rate > 0 ? rng.Exponential(s.mean_gap) : std::numeric_limits<double>::infinity();
+    }
+    if (gap >= s.run_time - progress) {
+      wall += s.run_time - progress;
+      end = RunEnd::kCompleted;
+      break;
+    }
+    progress += gap;
+    wall += gap;
+    ++failures;
+    if (failures > s.max_failures) {
+      end = RunEnd::kUnbounded;
+      break;
+    }
+    if ((failures & kCancelCheckMask) == 0 && CancelRequested(cancel)) {
+      return RunEnd::kCancelled;
+    }
+    const double u = rng.Uniform();
+    size_t o = 0;
+    while (o + 1 < n_outcomes && u >= s.cumulative[o]) ++o;
+    const Outcome& outcome = s.outcomes[o];
+    if (outcome.kind < 0) {
+      ++ignored;
+      continue;
+    }
+    JobFailure f;
+    f.rjob = outcome.rjob;
+    f.index = rng.Below(static_cast<int64_t>(outcome.replicas));
+    f.reason = s.reasons[outcome.kind];
+    f.message = s.messages[outcome.kind];
+    f.time = static_cast<int64_t>(wall * 1000);  // Milliseconds since the run started.
+    ApplyFailures(policy, &w->state, std::span<const JobFailure>(&f, 1), &w->out);
+    bool global = false, individual = false;
+    for (const PassOutcome& pass : w->out.passes) {
+      if (pass.stuck) {
+        ++actions.stuck;
+      } else if (pass.no_policy) {
+        ++actions.no_policy_fail;
+      } else if (pass.reached_max) {
+        ++actions.reached_max;
+      } else if (pass.rule < 0) {
+        ++actions.default_restart;
+        global = true;
+      } else {
+        switch (pass.action) {
+          case PolicyAction::kFailJobSet:
+            ++actions.fail_jobset;
+            break;
+          case PolicyAction::kRestartJobSet:
+            ++actions.restart_jobset;
+            global = true;
+            break;
+          case PolicyAction::kRestartJobSetAndIgnoreMaxRestarts:
+            ++actions.restart_jobset_ignore_max;
+            global = true;
+            break;
+          case PolicyAction::kRestartJob:
+            ++actions.restart_job;
+            individual = true;
+            ++job_restarts;
+            break;
+          case PolicyAction::kRestartJobAndIgnoreMaxRestarts:
+            ++actions.restart_job_ignore_max;
+            individual = true;
+            ++job_restarts;
+            break;
+          case PolicyAction::kUnknown:
+            break;
+        }
+      }
+    }
+    if (w->out.stuck) {
+      end = RunEnd::kStuck;
+      break;
+    }
+    if (w->state.terminal_state == TerminalState::kFailed) {
+      end = RunEnd::kFailed;
+      break;
+    }
+    if (global || individual) {
+      const double down = global ? s.restart_time : s.job_restart_time;
+      wall += down;
+      waste += s.nodes * down;
+      if (s.checkpoint > 0) {
+        // Back to the last checkpoint (fmod is exact but several times slower).
+        const double lost =
+            std::max(0.0, progress - s.checkpoint * std::floor(progress * s.checkpoint_inverse));
+        progress -= lost;
+        waste += s.nodes * lost;
+      }
+      MarkJobsReady(policy, &w->state, static_cast<int64_t>(wall * 1000));
+    }
+  }
+  chunk->faulty += faulty;
+  chunk->caught += caught;
+  chunk->check_s += check;
+  chunk->restarts += w->state.restarts;
+  chunk->job_restarts += job_restarts;
+  chunk->counted_restarts += CountedRestarts(policy, w->state);
+  chunk->failures += failures;
+  chunk->ignored += ignored;
+  AddActions(actions, &chunk->actions);
+  switch (end) {
+    case RunEnd::kCompleted:
+      chunk->completed += 1;
+      chunk->waste_node_s += waste;
+      chunk->finish_sum += wall;
+      chunk->finish.push_back(wall);
+      break;
+    case RunEnd::kFailed:
+      chunk->failed += 1;
+      chunk->waste_node_s += s.nodes * wall;
+      chunk->fail_time_sum += wall;
+      break;
+    case RunEnd::kStuck:
+      chunk->stuck += 1;
+      break;
+    case RunEnd::kUnbounded:
+      chunk->unbounded += 1;
+      break;
+    case RunEnd::kCancelled:
+      break;
+  }
+  return end;
+}
+
+}  // namespace
+
+bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::string* error) {
+  std::vector<FaultMixItem> items;
+  if (!ParseFaultMixItems(text, kJobSetFaultMixWords, &items, error)) return false;
+  std::vector<FaultKind> out;
+  for (FaultMixItem& item : items) {
+    FaultKind kind;
+    kind.reason = std::move(item.key);
+    kind.message = std::move(item.detail);
+    kind.weight = item.weight;
+    kind.rjob_name = std::move(item.target);
+    out.push_back(std::move(kind));
+  }
+  *faults = std::move(out);
+  return true;
+}
+
+bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
+                     std::string* error) {
+  for (FaultKind& kind : *faults) {
+    if (kind.rjob_name.empty()) continue;
+    const int r = FindReplicatedJob(policy, kind.rjob_name);
+    if (r < 0) {
+      *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
+               QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
+      return false;
+    }
+    kind.rjob = r;
+  }
+  return true;
+}
+
+std::vector<FaultKind> DefaultFaultMix() {
+  std::vector<FaultKind> mix(2);
+  mix[0].reason = "PodFailurePolicy";
+  mix[0].message =
+      "Container main for pod default/worker-0 failed with exit code 143 matching FailJob rule "
+      "at index 0";
+  mix[0].weight = 0.9;
+  mix[1].reason = "BackoffLimitExceeded";
+  mix[1].message = "Job has reached the specified backoff limit";
+  mix[1].weight = 0.1;
+  return mix;
+}
+
+int64_t DerivedNodes(const ReplicatedJob& rjob, const FailureModel& model) {
+  const int64_t replicas = std::max<int64_t>(0, rjob.replicas);
+  int64_t per_job;
+  if (model.nodes_per_job > 0) {
+    per_job = model.nodes_per_job;
+  } else {
+    const int64_t parallelism = std::max<int64_t>(0, rjob.parallelism.value_or(1));
+    per_job = SaturatingMul(parallelism, std::max<int64_t>(1, model.nodes_per_pod));
+  }
+  return SaturatingMul(replicas, per_job);
+}
+
+int64_t ModelNodeCount(const JobSet& js, const FailureModel& model) {
+  if (model.nodes > 0) return model.nodes;
+  int64_t total = 0;
+  for (const ReplicatedJob& rj : js.replicated_jobs) {
+    total = SaturatingAdd(total, DerivedNodes(rj, model));
+  }
+  return total;
+}
+
+std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
+                                 const FailureModel& model) {
+  if (policy.rjob_names.size() != js.replicated_jobs.size()) {
+    return "the prepared policy does not belong to this JobSet";
+  }
+  if (js.replicated_jobs.empty()) return "the JobSet has no replicated jobs";
+  if (model.runs < 0) return "runs must not be negative";
+  if (model.runs > kMaxRuns) return "runs must be at most " + std::to_string(kMaxRuns);
+  if (model.nodes < 0) return "nodes must not be negative";
+  if (model.nodes_per_pod < 1) return "nodes per pod must be at least 1";
+  if (model.nodes_per_job < 0) return "nodes per job must not be negative";
+  if (!(model.node_mttf_s > 0)) return "node MTTF must be positive";
+  if (!(model.run_time_s > 0) || !std::isfinite(model.run_time_s)) {
+    return "run time must be positive";
+  }
+  if (!FiniteNonNegative(model.restart_time_s)) return "restart time must not be negative";
+  if (!FiniteNonNegative(model.job_restart_time_s)) {
+    return "job restart time must not be negative";
+  }
+  if (!FiniteNonNegative(model.checkpoint_interval_s)) {
+    return "checkpoint interval must not be negative";
+  }
+  if (model.max_failures_per_run < 1) return "max failures per run must be at least 1";
+  if (!(model.arrive_faulty >= 0 && model.arrive_faulty <= 1)) {
+    return "the faulty-arrival fraction must be between 0 and 1";
+  }
+  if (!FiniteNonNegative(model.faulty_fails_after_s)) {
+    return "the time a faulty node takes to fail must not be negative";
+  }
+  if (!FiniteNonNegative(model.node_check_round_s)) {
+    return "node check round time must not be negative";
+  }
+  if (!(model.node_check_miss >= 0 && model.node_check_miss <= 1)) {
+    return "the node check miss chance must be between 0 and 1";
+  }
+  if (model.faults.empty()) return "the fault mix is empty";
+  for (const FaultKind& kind : model.faults) {
+    if (!(kind.weight > 0) || !std::isfinite(kind.weight)) {
+      return "fault kind " + QuoteGo(kind.reason) + ": weight must be positive";
+    }
+    if (kind.rjob_name.empty() &&
+        (kind.rjob < -1 || kind.rjob >= static_cast<int>(policy.rjob_names.size()))) {
+      return "fault kind " + QuoteGo(kind.reason) + ": replicated job index " +
+             std::to_string(kind.rjob) + " out of range";
+    }
+  }
+  std::vector<FaultKind> faults = model.faults;
+  std::string error;
+  if (!ResolveFaultMix(policy, &faults, &error)) return error;
+  int64_t derived = 0;
+  for (const ReplicatedJob& rj : js.replicated_jobs) {
+    derived = SaturatingAdd(derived, DerivedNodes(rj, model));
+  }
+  if (derived <= 0) return "the JobSet has no pods (every replicated job has 0 replicas or pods)";
+  const int64_t nodes = ModelNodeCount(js, model);
+  if (nodes > kMaxNodes || derived > kMaxNodes) {
+    return "too many nodes (" + std::to_string(nodes) + ")";
+  }
+  return "";
+}
+
+MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
+                               const FailureModel& model, int threads,
+                               const std::atomic<bool>* cancel, MonteCarloProgress progress) {
+  MonteCarloResult result;
+  result.runs = model.runs;
+  result.error = ValidateFailureModel(policy, js, model);
+  if (!result.error.empty()) return result;
+  std::vector<FaultKind> faults = model.faults;
+  std::string unused;
+  ResolveFaultMix(policy, &faults, &unused);
+  const Setup setup = MakeSetup(policy, js, model, std::move(faults));
+  result.nodes = static_cast<int64_t>(setup.nodes);
+  result.failure_rate = setup.rate;
+
+  const SimOptions options = {.runs = model.runs,
+                              .seed = model.seed,
+                              .threads = threads,
+                              .cancel = cancel,
+                              .progress = std::move(progress)};
+  SimChunks<Chunk> sim = RunSimulation<Chunk>(options, [&setup, cancel] {
+    return [&setup, cancel, w = Worker()](Rng& rng, Chunk* chunk) mutable {
+      return SimulateRun(setup, rng, cancel, &w, chunk) == RunEnd::kCancelled
+                 ? RunStatus::kCancelled
+                 : RunStatus::kDone;
+    };
+  });
+  std::vector<Chunk>& chunks = sim.chunks;
+  result.runs_done = sim.runs_done;
+
+  // Merge in chunk order.
+  double waste = 0, finish_sum = 0, fail_time_sum = 0, check_s = 0;
+  int64_t faulty = 0, caught = 0;
+  int64_t restarts = 0, job_restarts = 0, counted = 0;
+  size_t n_finish = 0;
+  for (const Chunk& c : chunks) n_finish += c.finish.size();
+  result.time_to_finish.samples.reserve(n_finish);
+  for (Chunk& c : chunks) {
+    result.completed += c.completed;
+    result.failed += c.failed;
+    result.stuck += c.stuck;
+    result.unbounded += c.unbounded;
+    restarts += c.restarts;
+    job_restarts += c.job_restarts;
+    counted += c.counted_restarts;
+    result.failures_simulated += c.failures;
+    result.failures_ignored += c.ignored;
+    faulty += c.faulty;
+    caught += c.caught;
+    check_s += c.check_s;
+    AddActions(c.actions, &result.actions);
+    waste += c.waste_node_s;
+    finish_sum += c.finish_sum;
+    fail_time_sum += c.fail_time_sum;
+    result.time_to_finish.samples.insert(result.time_to_finish.samples.end(), c.finish.begin(),
+                                         c.finish.end());
+    std::vector<double>().swap(c.finish);
+  }
+  result.cancelled = sim.cancelled;
+  if (result.runs_done > 0) {
+    const double n = static_cast<double>(result.runs_done);
+    result.p_complete = static_cast<double>(result.completed) / n;
+    result.p_fail = static_cast<double>(result.failed) / n;
+    result.p_stuck = static_cast<double>(result.stuck) / n;
+    result.p_unbounded = static_cast<double>(result.unbounded) / n;
+    result.mean_restarts = static_cast<double>(restarts) / n;
+    result.mean_job_restarts = static_cast<double>(job_restarts) / n;
+    result.mean_counted_restarts = static_cast<double>(counted) / n;
+    result.mean_failures = static_cast<double>(result.failures_simulated) / n;
+    result.mean_faulty_nodes = static_cast<double>(faulty) / n;
+    result.mean_faulty_caught = static_cast<double>(caught) / n;
+    result.mean_check_s = check_s / n;
+  }
+  if (result.completed + result.failed > 0) {
+    result.mean_wasted_node_hours =
+        waste / 3600.0 / static_cast<double>(result.completed + result.failed);
+  }
+  if (result.failed > 0) result.mean_time_to_fail_s = fail_time_sum / result.failed;
+  if (result.completed > 0) result.time_to_finish.mean = finish_sum / result.completed;
+  FillFinishTimes(&result.time_to_finish);
+  return result;
+}
+
+}  // namespace jobset

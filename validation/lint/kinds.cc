@@ -1,0 +1,168 @@
+#include "validation/lint/kinds.h"
+
+#include <cctype>
+
+#include "validation/core/suggest.h"
+#include "validation/framework/lint.h"
+#include "validation/framework/types.h"
+#include "validation/jobset/lint.h"
+#include "validation/jobset/types.h"
+#include "validation/lint/lint.h"
+#include "validation/volcano/defaults.h"
+#include "validation/volcano/lint.h"
+
+namespace jobset {
+
+namespace {
+
+std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
+  return LintJobSet(object, options.gates, options.schema.get());
+}
+std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
+  return LintVolcanoJob(object);
+}
+std::vector<Finding> LintFrameworkObject(const Node& object, const LintOptions&) {
+  return LintFramework(object);
+}
+
+}  // namespace
+
+const std::vector<KindHandler>& SupportedKinds() {
+  // Add a kind here: its apiVersion, kind and lint function (declared in its own header).
+  static const std::vector<KindHandler> kinds = {
+      {kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset"},
+      // Volcano Job (validation/volcano/lint.h).
+      {kVolcanoApiVersion, kVolcanoKind, &LintVolcanoObject, "Volcano Job", "volcano"},
+      // FrameworkController Framework (validation/framework/lint.h).
+      {kFrameworkApiVersion, kFrameworkKind, &LintFrameworkObject, "FrameworkController Framework",
+       "frameworkcontroller"},
+  };
+  return kinds;
+}
+
+const KindHandler* FindKindHandler(const Node& object) {
+  if (!object.is_map()) return nullptr;
+  std::string_view api_version = object.StringOr("apiVersion");
+  std::string_view kind = object.StringOr("kind");
+  for (const KindHandler& h : SupportedKinds()) {
+    if (h.api_version == api_version && h.kind == kind) return &h;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// "jobset.x-k8s.io/v1alpha2" -> group "jobset.x-k8s.io", version "v1alpha2"; "v1" -> "", "v1".
+std::pair<std::string_view, std::string_view> SplitApiVersion(std::string_view api_version) {
+  size_t slash = api_version.rfind('/');
+  if (slash == std::string_view::npos) return {"", api_version};
+  return {api_version.substr(0, slash), api_version.substr(slash + 1)};
+}
+
+// Lower case, letters and digits only, without one plural "s": "Job Sets" -> "jobset".
+std::string FoldKind(std::string_view kind) {
+  std::string out;
+  for (char c : kind) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (out.size() > 1 && out.back() == 's') out.pop_back();
+  return out;
+}
+
+enum class KindMatch { kNone, kNear, kExact };
+
+KindMatch MatchKind(std::string_view written, std::string_view kind) {
+  if (written == kind) return KindMatch::kExact;
+  if (FoldKind(written) == FoldKind(kind)) return KindMatch::kNear;
+  // A couple of typos only in a kind long enough not to be another's ("Job" is everyone's), and
+  // only when the word is not another supported kind in other letters ("Jobs": Job, not JobSet).
+  for (const KindHandler& h : SupportedKinds()) {
+    if (FoldKind(written) == FoldKind(h.kind)) return KindMatch::kNone;
+  }
+  if (kind.size() > 3 && EditDistance(written, kind) <= 2) return KindMatch::kNear;
+  return KindMatch::kNone;
+}
+
+bool NearGroup(std::string_view group, const KindHandler& h) {
+  std::string_view ours = SplitApiVersion(h.api_version).first;
+  if (group.empty() || group == ours) return false;
+  std::string lower;
+  for (char c : group) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return EditDistance(group, ours) <= 3 || lower.find(h.group_word) != std::string::npos;
+}
+
+Finding IdentityFinding(const char* rule, const std::string& field, Mark mark,
+                        std::string message) {
+  Finding f;
+  f.rule = rule;
+  f.severity = Severity::kError;
+  f.field = field;
+  f.mark = mark;
+  f.message = std::move(message);
+  return f;
+}
+
+}  // namespace
+
+bool FindIdentityProblem(const Node& object, Finding* finding) {
+  if (!object.is_map()) return false;
+  const Node* av = object.Find("apiVersion");
+  const Node* kn = object.Find("kind");
+  if ((av && !av->is_string() && !av->is_null()) || (kn && !kn->is_string() && !kn->is_null()))
+    return false;
+  std::string api_version = av && av->is_string() ? av->text : "";
+  std::string kind = kn && kn->is_string() ? kn->text : "";
+  if (api_version.empty() && kind.empty()) return false;
+  auto [group, version] = SplitApiVersion(api_version);
+  for (const KindHandler& h : SupportedKinds()) {
+    auto [our_group, our_version] = SplitApiVersion(h.api_version);
+    std::string want = "apiVersion: " + std::string(h.api_version);
+    std::string want_kind = "kind: " + std::string(h.kind);
+    std::string no_match =
+        "no matches for kind \"" + kind + "\" in version \"" + api_version + "\"";
+    KindMatch km = kind.empty() ? KindMatch::kNone : MatchKind(kind, h.kind);
+    if (api_version.empty()) {
+      // A near miss of "Job" may as well be a Kubernetes Job's.
+      if (km == KindMatch::kNone || (km == KindMatch::kNear && h.kind.size() <= 3)) continue;
+      std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
+      std::string other = h.kind == "Job" ? " (a Kubernetes Job is apiVersion: batch/v1)" : "";
+      *finding = IdentityFinding("input/unknown-api-version", "apiVersion", kn->mark,
+                                 "apiVersion not set; did you mean " + want + also + " (" +
+                                     std::string(h.title) + ")?" + other);
+      return true;
+    }
+    if (group == our_group) {
+      if (kind.empty()) {
+        *finding = IdentityFinding(
+            "input/unknown-kind", "kind", av->mark,
+            "kind not set; did you mean " + want_kind + " (" + std::string(h.title) + ")?");
+        return true;
+      }
+      if (km == KindMatch::kNone) continue;  // another kind of the group: not ours to judge
+      if (version != our_version) {
+        std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
+        *finding =
+            IdentityFinding("input/unknown-api-version", "apiVersion", av->mark,
+                            no_match + ": the " + std::string(h.title) + " API serves only " +
+                                std::string(our_version) + "; did you mean " + want + also + "?");
+        return true;
+      }
+      *finding = IdentityFinding(
+          "input/unknown-kind", "kind", kn->mark,
+          no_match + "; did you mean " + want_kind + " (" + std::string(h.title) + ")?");
+      return true;
+    }
+    if (km != KindMatch::kNone && NearGroup(group, h)) {
+      std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
+      *finding =
+          IdentityFinding("input/unknown-api-version", "apiVersion", av->mark,
+                          no_match + ": no API group " + std::string(group) + "; did you mean " +
+                              want + also + " (" + std::string(h.title) + ")?");
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace jobset

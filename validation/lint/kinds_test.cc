@@ -1,0 +1,98 @@
+#include "validation/lint/kinds.h"
+
+#include <doctest/doctest.h>
+
+#include "validation/core/loader.h"
+
+namespace jobset {
+namespace {
+
+// The identity problem of the first document of `yaml`: "rule@line:column: message", or "".
+std::string Problem(const std::string& yaml) {
+  SourceFile f = ParseSource("t.yaml", yaml);
+  REQUIRE(!f.documents.empty());
+  Finding finding;
+  if (!FindIdentityProblem(f.documents[0].root, &finding)) return "";
+  CHECK(finding.severity == Severity::kError);
+  return finding.rule + "@" + std::to_string(finding.mark.line) + ":" +
+         std::to_string(finding.mark.column) + ": " + finding.message;
+}
+
+}  // namespace
+
+TEST_CASE("kinds: an unknown version of one of our groups is an error with the version to use") {
+  CHECK(Problem("apiVersion: jobset.x-k8s.io/v1alpha1\nkind: JobSet\n") ==
+        "input/unknown-api-version@1:13: no matches for kind \"JobSet\" in version "
+        "\"jobset.x-k8s.io/v1alpha1\": the JobSet API serves only v1alpha2; did you mean "
+        "apiVersion: jobset.x-k8s.io/v1alpha2?");
+  CHECK(Problem("apiVersion: batch.volcano.sh/v1\nkind: Job\n")
+            .find("input/unknown-api-version@1:13: no matches for kind \"Job\" in version "
+                  "\"batch.volcano.sh/v1\": the Volcano Job API serves only v1alpha1; did you mean "
+                  "apiVersion: batch.volcano.sh/v1alpha1?") == 0);
+  CHECK(Problem("apiVersion: frameworkcontroller.microsoft.com/v2\nkind: Framework\n")
+            .find("did you mean apiVersion: frameworkcontroller.microsoft.com/v1?") !=
+        std::string::npos);
+  // Both wrong: both named.
+  CHECK(Problem("apiVersion: jobset.x-k8s.io/v1\nkind: jobset\n")
+            .find("did you mean apiVersion: jobset.x-k8s.io/v1alpha2 and kind: JobSet?") !=
+        std::string::npos);
+}
+
+TEST_CASE("kinds: a group a few edits from ours, or holding our word, is an error") {
+  CHECK(Problem("apiVersion: jobsets.x-k8s.io/v1alpha2\nkind: JobSet\n") ==
+        "input/unknown-api-version@1:13: no matches for kind \"JobSet\" in version "
+        "\"jobsets.x-k8s.io/v1alpha2\": no API group jobsets.x-k8s.io; did you mean "
+        "apiVersion: jobset.x-k8s.io/v1alpha2 (JobSet)?");
+  CHECK(Problem("apiVersion: jobset.sigs.k8s.io/v1alpha2\nkind: JobSet\n")
+            .find("input/unknown-api-version") == 0);
+  CHECK(Problem("apiVersion: batch.volcano.io/v1alpha1\nkind: Job\n")
+            .find("did you mean apiVersion: batch.volcano.sh/v1alpha1 (Volcano Job)?") !=
+        std::string::npos);
+}
+
+TEST_CASE("kinds: a near miss of our kind under our apiVersion is an error") {
+  for (const char* kind : {"Jobset", "JobSets", "job set", "JOBSET", "JobSte", "job-set"}) {
+    CAPTURE(kind);
+    CHECK(Problem(std::string("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: ") + kind + "\n")
+              .find("input/unknown-kind@2:7: no matches for kind \"" + std::string(kind) +
+                    "\" in version \"jobset.x-k8s.io/v1alpha2\"; did you mean kind: JobSet "
+                    "(JobSet)?") == 0);
+  }
+  CHECK(Problem("apiVersion: batch.volcano.sh/v1alpha1\nkind: jobs\n")
+            .find("did you mean kind: Job (Volcano Job)?") != std::string::npos);
+  CHECK(Problem("apiVersion: frameworkcontroller.microsoft.com/v1\nkind: Framwork\n")
+            .find("did you mean kind: Framework") != std::string::npos);
+  CHECK(Problem("apiVersion: jobset.x-k8s.io/v1alpha2\nmetadata: {name: x}\n") ==
+        "input/unknown-kind@1:13: kind not set; did you mean kind: JobSet (JobSet)?");
+}
+
+TEST_CASE("kinds: our kind without an apiVersion is an error") {
+  CHECK(Problem("kind: JobSet\nmetadata: {name: x}\n") ==
+        "input/unknown-api-version@1:7: apiVersion not set; did you mean apiVersion: "
+        "jobset.x-k8s.io/v1alpha2 (JobSet)?");
+  CHECK(Problem("kind: Job\n") ==
+        "input/unknown-api-version@1:7: apiVersion not set; did you mean apiVersion: "
+        "batch.volcano.sh/v1alpha1 (Volcano Job)? (a Kubernetes Job is apiVersion: batch/v1)");
+  CHECK(Problem("kind: Jobset\n").find("and kind: JobSet") != std::string::npos);
+}
+
+TEST_CASE("kinds: other kinds, and other kinds of our groups, stay skipped quietly") {
+  // Kubernetes' own Job: Volcano's kind is the same word.
+  CHECK(Problem("apiVersion: batch/v1\nkind: Job\n").empty());
+  CHECK(Problem("apiVersion: batch/v1\nkind: Jobs\n").empty());
+  CHECK(Problem("apiVersion: batch/v1\nkind: JobSet\n").empty());  // another group's JobSet
+  CHECK(Problem("kind: Jobs\n").empty());  // a near miss of "Job" may be Kubernetes'
+  CHECK(Problem("apiVersion: v1\nkind: Pod\n").empty());
+  CHECK(Problem("apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\n").empty());
+  CHECK(Problem("apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\n").empty());
+  CHECK(Problem("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n").empty());
+  CHECK(Problem("apiVersion: flow.volcano.sh/v1alpha1\nkind: JobTemplate\n").empty());
+  // Another kind of one of our groups: upstream's own sample of the jobset config type.
+  CHECK(Problem("apiVersion: jobset.x-k8s.io/v1alpha1\nkind: Configuration\n").empty());
+  CHECK(Problem("apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\n").empty());
+  CHECK(Problem("name: x\nimage: y\n").empty());
+  CHECK(Problem("- a\n- b\n").empty());
+  CHECK(Problem("apiVersion: 1\nkind: JobSet\n").empty());  // the schema of apiVersion is not ours
+}
+
+}  // namespace jobset

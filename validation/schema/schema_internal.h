@@ -1,0 +1,18 @@
+// What ValidateSchema decides with, exposed for tests that compare the fast check with valijson.
+// Not for other callers: ValidateSchema is the interface.
+#pragma once
+
+#include "validation/core/node.h"
+#include "validation/schema/fast_schema.h"
+#include "validation/schema/schema.h"
+
+namespace jobset {
+
+/// The fast check's verdict on `object`, the one ValidateSchema consults first.
+FastVerdict FastSchemaVerdict(const CompiledSchema& schema, const Node& object);
+
+/// valijson's verdict on `object`: whether it is valid (kStrongTypes over NodeAdapter, as
+/// ValidateSchema runs it), without the fast check.
+bool ValijsonSchemaValid(const CompiledSchema& schema, const Node& object);
+
+}  // namespace jobset

@@ -1,0 +1,798 @@
+#include "validation/volcano/lifecycle.h"
+
+#include <algorithm>
+
+#include "validation/core/field_path.h"
+#include "validation/sim/duration.h"
+
+namespace jobset {
+namespace {
+
+// Reads an integer field; a value of another type is noted as a problem and skipped.
+bool ReadInt(const Node& parent, std::string_view key, const std::string& path, int64_t* out,
+             std::vector<std::string>* problems) {
+  const Node* v = parent.Find(key);
+  if (!v || v->is_null()) return false;
+  if (!v->is_int()) {
+    problems->push_back(Child(path, key) + ": want an integer, got " + Node::KindName(v->kind) +
+                        " (ignored)");
+    return false;
+  }
+  *out = v->integer;
+  return true;
+}
+
+std::string ReadString(const Node& parent, std::string_view key, const std::string& path,
+                       std::vector<std::string>* problems) {
+  const Node* v = parent.Find(key);
+  if (!v || v->is_null()) return "";
+  if (!v->is_string()) {
+    problems->push_back(Child(path, key) + ": want a string, got " + Node::KindName(v->kind) +
+                        " (ignored)");
+    return "";
+  }
+  return v->text;
+}
+
+std::vector<VolcanoPolicy> DecodePolicies(const Node& parent, const std::string& path,
+                                          std::vector<std::string>* problems) {
+  std::vector<VolcanoPolicy> out;
+  const Node* list = parent.Find("policies");
+  if (!list || list->is_null()) return out;
+  std::string base = Child(path, "policies");
+  if (!list->is_seq()) {
+    problems->push_back(base + ": want a list (ignored)");
+    return out;
+  }
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const Node& item = list->items[i];
+    VolcanoPolicy p;
+    p.path = Index(base, i);
+    p.mark = item.mark;
+    if (!item.is_map()) {
+      problems->push_back(p.path + ": want a mapping (ignored)");
+      continue;
+    }
+    auto add_event = [&](const std::string& e) {
+      if (!e.empty() && std::find(p.events.begin(), p.events.end(), e) == p.events.end())
+        p.events.push_back(e);
+    };
+    if (const Node* events = item.Find("events"); events && events->is_seq()) {
+      for (size_t k = 0; k < events->items.size(); ++k) {
+        if (events->items[k].is_string())
+          add_event(events->items[k].text);
+        else
+          problems->push_back(Index(Child(p.path, "events"), k) + ": want a string (ignored)");
+      }
+    } else if (events && !events->is_null()) {
+      problems->push_back(Child(p.path, "events") + ": want a list (ignored)");
+    }
+    add_event(ReadString(item, "event", p.path, problems));
+    p.has_exit_code = ReadInt(item, "exitCode", p.path, &p.exit_code, problems);
+    p.action = ReadString(item, "action", p.path, problems);
+    p.timeout = ReadString(item, "timeout", p.path, problems);
+    if (!p.timeout.empty()) {
+      std::string error;
+      if (ParseGoDuration(p.timeout, &p.timeout_s, &error)) {
+        p.has_timeout = p.timeout_s > 0;
+      } else {
+        problems->push_back(Child(p.path, "timeout") + ": " + error + " (ignored)");
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+// --- The typed view ---------------------------------------------------------------------------
+
+bool IsVolcanoJob(const Node& object) {
+  return object.StringOr("apiVersion") == "batch.volcano.sh/v1alpha1" &&
+         object.StringOr("kind") == "Job";
+}
+
+VolcanoJob DecodeVolcanoJob(const Node& object) {
+  VolcanoJob job;
+  if (const Node* meta = object.Find("metadata")) {
+    job.name = ReadString(*meta, "name", "metadata", &job.problems);
+  }
+  static const Node kEmpty = Node::Map();
+  const Node* spec = object.Find("spec");
+  if (!spec || !spec->is_map()) {
+    if (spec && !spec->is_null()) job.problems.push_back("spec: want a mapping (ignored)");
+    spec = &kEmpty;
+  }
+  int64_t max_retry = 0;
+  ReadInt(*spec, "maxRetry", "spec", &max_retry, &job.problems);
+  // CRD default for an absent value, mutating webhook for 0 (mutate_job.go).
+  job.max_retry = max_retry == 0 ? 3 : max_retry;
+  if (max_retry == 0) job.defaulted.push_back("spec.maxRetry: 3");
+  job.has_min_success = ReadInt(*spec, "minSuccess", "spec", &job.min_success, &job.problems);
+
+  if (const Node* tasks = spec->Find("tasks"); tasks && tasks->is_seq()) {
+    for (size_t i = 0; i < tasks->items.size(); ++i) {
+      const Node& item = tasks->items[i];
+      std::string path = Index("spec.tasks", i);
+      if (!item.is_map()) {
+        job.problems.push_back(path + ": want a mapping (ignored)");
+        continue;
+      }
+      VolcanoTask t;
+      t.name = ReadString(item, "name", path, &job.problems);
+      if (t.name.empty()) {
+        t.name = "default" + std::to_string(i);
+        job.defaulted.push_back(Child(path, "name") + ": " + t.name);
+      }
+      ReadInt(item, "replicas", path, &t.replicas, &job.problems);
+      if (const Node* pp = item.Find("partitionPolicy"); pp && pp->is_map()) {
+        std::string pp_path = Child(path, "partitionPolicy");
+        t.has_partition = true;
+        ReadInt(*pp, "totalPartitions", pp_path, &t.partition.total_partitions, &job.problems);
+        ReadInt(*pp, "partitionSize", pp_path, &t.partition.partition_size, &job.problems);
+        ReadInt(*pp, "minPartitions", pp_path, &t.partition.min_partitions, &job.problems);
+      }
+      if (!ReadInt(item, "minAvailable", path, &t.min_available, &job.problems)) {
+        // mutate_job.go at ed72c7c8 (v1.16-alpha): partitions only when minPartitions > 0.
+        t.min_available = t.has_partition && t.partition.min_partitions > 0
+                              ? t.partition.min_partitions * t.partition.partition_size
+                              : t.replicas;
+        job.defaulted.push_back(Child(path, "minAvailable") + ": " +
+                                std::to_string(t.min_available));
+      }
+      int64_t task_retry = 0;
+      ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
+      t.max_retry = task_retry == 0 ? 3 : task_retry;
+      t.policies = DecodePolicies(item, path, &job.problems);
+      if (FindVolcanoTask(job, t.name) >= 0) {
+        // The webhook rejects this; the controller would look the name up to the first.
+        job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
+                               "': the controller finds the first task of that name");
+      }
+      job.tasks.push_back(std::move(t));
+    }
+  } else if (tasks && !tasks->is_null()) {
+    job.problems.push_back("spec.tasks: want a list (ignored)");
+  }
+
+  // mutate_job.go: 0 means unset; the sum uses the defaulted task values.
+  ReadInt(*spec, "minAvailable", "spec", &job.min_available, &job.problems);
+  if (job.min_available == 0) {
+    for (const VolcanoTask& t : job.tasks) job.min_available += t.min_available;
+    job.defaulted.push_back("spec.minAvailable: " + std::to_string(job.min_available));
+  }
+  job.policies = DecodePolicies(*spec, "spec", &job.problems);
+  return job;
+}
+
+int FindVolcanoTask(const VolcanoJob& job, std::string_view name) {
+  for (size_t i = 0; i < job.tasks.size(); ++i) {
+    if (job.tasks[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string VolcanoPodName(const VolcanoJob& job, int task, int64_t index) {
+  return job.name + "-" + job.tasks[task].name + "-" + std::to_string(index);
+}
+
+// --- Events and actions -----------------------------------------------------------------------
+
+const std::vector<std::string_view>& VolcanoEvents() {
+  static const std::vector<std::string_view> events = {
+      "PodPending",    "PodRunning", "PodFailed",     "PodEvicted", "Unknown",
+      "TaskCompleted", "OutOfSync",  "CommandIssued", "JobUpdated", "TaskFailed"};
+  return events;
+}
+
+bool IsVolcanoEvent(std::string_view event) {
+  const auto& all = VolcanoEvents();
+  return event == "*" || std::find(all.begin(), all.end(), event) != all.end();
+}
+
+bool IsInternalVolcanoEvent(std::string_view event) {
+  return event == "OutOfSync" || event == "CommandIssued" || event == "PodRunning";
+}
+
+namespace {
+
+struct ActionEntry {
+  std::string_view name;
+  VolcanoAction action;
+};
+
+constexpr ActionEntry kActions[] = {
+    {"AbortJob", VolcanoAction::kAbortJob},
+    {"RestartJob", VolcanoAction::kRestartJob},
+    {"RestartTask", VolcanoAction::kRestartTask},
+    {"RestartPod", VolcanoAction::kRestartPod},
+    {"RestartPartition", VolcanoAction::kRestartPartition},
+    {"TerminateJob", VolcanoAction::kTerminateJob},
+    {"CompleteJob", VolcanoAction::kCompleteJob},
+    {"ResumeJob", VolcanoAction::kResumeJob},
+    {"SyncJob", VolcanoAction::kSyncJob},
+};
+
+}  // namespace
+
+std::string_view VolcanoActionName(VolcanoAction action) {
+  for (const ActionEntry& e : kActions) {
+    if (e.action == action) return e.name;
+  }
+  return "Other";
+}
+
+VolcanoAction ParseVolcanoAction(std::string_view text) {
+  for (const ActionEntry& e : kActions) {
+    if (e.name == text) return e.action;
+  }
+  return VolcanoAction::kOther;
+}
+
+const std::vector<std::string_view>& VolcanoPolicyActions() {
+  static const std::vector<std::string_view> actions = [] {
+    std::vector<std::string_view> v;
+    for (const ActionEntry& e : kActions) {
+      if (e.action != VolcanoAction::kSyncJob) v.push_back(e.name);
+    }
+    return v;
+  }();
+  return actions;
+}
+
+bool IsVolcanoRestart(VolcanoAction action) {
+  return action == VolcanoAction::kRestartJob || action == VolcanoAction::kRestartTask ||
+         action == VolcanoAction::kRestartPod || action == VolcanoAction::kRestartPartition;
+}
+
+// --- Matching ---------------------------------------------------------------------------------
+
+namespace {
+
+// applyPolicies' scan of one policy list; true when a policy fired.
+bool Scan(const std::vector<VolcanoPolicy>& policies, const VolcanoRequest& r, int task,
+          VolcanoMatch* m) {
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const VolcanoPolicy& p = policies[i];
+    VolcanoMatchKind kind = VolcanoMatchKind::kNone;
+    if (!p.events.empty() && !r.event.empty()) {
+      bool named = std::find(p.events.begin(), p.events.end(), r.event) != p.events.end();
+      bool star = std::find(p.events.begin(), p.events.end(), "*") != p.events.end();
+      if ((named || star) && (r.event != "PodPending" || p.has_timeout))
+        kind = named ? VolcanoMatchKind::kEvent : VolcanoMatchKind::kWildcard;
+    }
+    if (kind == VolcanoMatchKind::kNone && p.has_exit_code && p.exit_code == r.exit_code)
+      kind = VolcanoMatchKind::kExitCode;
+    if (kind == VolcanoMatchKind::kNone) continue;
+    m->kind = kind;
+    m->task = task;
+    m->policy = static_cast<int>(i);
+    m->action_text = p.action;
+    m->action = ParseVolcanoAction(p.action);
+    m->delay_s = p.has_timeout ? p.timeout_s : 0;
+    m->delay = p.has_timeout ? p.timeout : "";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const VolcanoPolicy* MatchedPolicy(const VolcanoJob& job, const VolcanoMatch& m) {
+  if (m.policy < 0) return nullptr;
+  return m.task >= 0 ? &job.tasks[m.task].policies[m.policy] : &job.policies[m.policy];
+}
+
+VolcanoMatch MatchVolcanoPolicy(const VolcanoJob& job, const VolcanoRequest& request) {
+  VolcanoMatch m;
+  if (!request.command.empty()) {
+    m.kind = VolcanoMatchKind::kCommand;
+    m.action_text = request.command;
+    m.action = ParseVolcanoAction(request.command);
+    return m;
+  }
+  if (IsInternalVolcanoEvent(request.event)) {
+    m.kind = VolcanoMatchKind::kInternal;
+    return m;
+  }
+  if (request.stale) {
+    m.kind = VolcanoMatchKind::kStale;
+    return m;
+  }
+  if (request.task >= 0 && request.task < static_cast<int>(job.tasks.size())) {
+    int first = FindVolcanoTask(job, job.tasks[request.task].name);
+    if (Scan(job.tasks[first].policies, request, first, &m)) return m;
+  }
+  Scan(job.policies, request, -1, &m);
+  return m;
+}
+
+// --- The state machine ------------------------------------------------------------------------
+
+std::string_view VolcanoPhaseName(VolcanoPhase phase) {
+  static constexpr std::string_view names[] = {
+      "Pending",     "Running",    "Restarting", "Aborting",  "Aborted",
+      "Terminating", "Terminated", "Completing", "Completed", "Failed"};
+  return names[static_cast<int>(phase)];
+}
+
+bool IsFinalVolcanoPhase(VolcanoPhase phase) {
+  return phase == VolcanoPhase::kCompleted || phase == VolcanoPhase::kTerminated ||
+         phase == VolcanoPhase::kFailed;
+}
+
+std::string_view VolcanoPodPhaseName(VolcanoPodPhase phase) {
+  static constexpr std::string_view names[] = {"Pending", "Running", "Succeeded", "Failed",
+                                               "Deleted"};
+  return names[static_cast<int>(phase)];
+}
+
+VolcanoState InitialVolcanoState(const VolcanoJob& job) {
+  VolcanoState s;
+  for (const VolcanoTask& t : job.tasks) {
+    s.pods.emplace_back(static_cast<size_t>(std::max<int64_t>(t.replicas, 0)), VolcanoPod{});
+  }
+  return s;
+}
+
+namespace {
+
+using Phase = VolcanoPhase;
+using PodPhase = VolcanoPodPhase;
+
+bool Finished(PodPhase p) { return p == PodPhase::kSucceeded || p == PodPhase::kFailed; }
+
+// Pod counts over the whole job.
+struct Counts {
+  int64_t total = 0, pending = 0, running = 0, succeeded = 0, failed = 0;
+};
+
+Counts Count(const VolcanoJob& job, const VolcanoState& s) {
+  Counts c;
+  for (size_t t = 0; t < s.pods.size(); ++t) {
+    c.total += std::max<int64_t>(job.tasks[t].replicas, 0);
+    for (const VolcanoPod& p : s.pods[t]) {
+      c.pending += p.phase == PodPhase::kPending;
+      c.running += p.phase == PodPhase::kRunning;
+      c.succeeded += p.phase == PodPhase::kSucceeded;
+      c.failed += p.phase == PodPhase::kFailed;
+    }
+  }
+  return c;
+}
+
+// Kill every pod (state/*.go "killJob"): soft or not, Succeeded and Failed pods may be kept.
+void KillAll(VolcanoState* s, bool keep_finished) {
+  for (auto& task : s->pods)
+    for (VolcanoPod& p : task)
+      if (!(keep_finished && Finished(p.phase))) p.phase = PodPhase::kDeleted;
+  ++s->version;
+}
+
+// The pods a target action acts on: [first, last) of `task`.
+std::pair<int64_t, int64_t> TargetRange(const VolcanoJob& job, const VolcanoState& s,
+                                        VolcanoAction a, const VolcanoRequest& r) {
+  int64_t n = static_cast<int64_t>(s.pods[r.task].size());
+  if (a == VolcanoAction::kRestartTask || r.index < 0) return {0, n};
+  const VolcanoTask& t = job.tasks[r.task];
+  if (a == VolcanoAction::kRestartPartition && t.has_partition && t.partition.partition_size > 0) {
+    int64_t first = r.index / t.partition.partition_size * t.partition.partition_size;
+    return {first, std::min(n, first + t.partition.partition_size)};
+  }
+  return {r.index, r.index + 1};  // RestartPod; RestartPartition without a partition policy.
+}
+
+// "killTarget" (state/*.go): the task's, pod's or partition's pods; the PodGroup and version stay.
+void KillTarget(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r) {
+  if (r.task < 0) return;  // Unknown carries no task: nothing to target.
+  auto [first, last] = TargetRange(job, *s, a, r);
+  for (int64_t i = first; i < last; ++i) s->pods[r.task][i].phase = PodPhase::kDeleted;
+}
+
+// Recreates the missing pods at the current version; they run (the cluster schedules them).
+void CreateMissing(VolcanoState* s) {
+  for (auto& task : s->pods)
+    for (VolcanoPod& p : task)
+      if (p.phase == PodPhase::kDeleted) p = VolcanoPod{PodPhase::kRunning, s->version};
+}
+
+// Pending/Running states, any other action: sync, then the phase checks.
+void Sync(const VolcanoJob& job, VolcanoState* s) {
+  CreateMissing(s);
+  Counts c = Count(job, *s);
+  if (s->phase == Phase::kPending) {
+    if (job.min_available <= c.running + c.succeeded + c.failed) s->phase = Phase::kRunning;
+    return;
+  }
+  if (c.total == 0) return;
+  if (job.has_min_success && c.succeeded >= job.min_success) {
+    s->phase = Phase::kCompleted;
+  } else if (c.succeeded + c.failed == c.total) {
+    int64_t task_min = 0;
+    bool short_task = false;
+    for (size_t t = 0; t < job.tasks.size(); ++t) {
+      task_min += job.tasks[t].min_available;
+      int64_t ok = std::count_if(s->pods[t].begin(), s->pods[t].end(), [](const VolcanoPod& p) {
+        return p.phase == PodPhase::kSucceeded;
+      });
+      short_task = short_task || ok < job.tasks[t].min_available;
+    }
+    if (job.min_available >= task_min && short_task) {
+      s->phase = Phase::kFailed;
+    } else if (job.has_min_success && c.succeeded < job.min_success) {
+      s->phase = Phase::kFailed;
+    } else {
+      s->phase = c.succeeded >= job.min_available ? Phase::kCompleted : Phase::kFailed;
+    }
+  } else if (c.pending > c.total - job.min_available) {
+    s->phase = Phase::kPending;
+  }
+}
+
+// The Restarting state's check (state/restarting.go): the budget is spent -> Failed (pods kept as
+// they are).
+void RestartingCheck(const VolcanoJob& job, VolcanoState* s) {
+  if (s->retry_count >= job.max_retry) s->phase = Phase::kFailed;
+}
+
+enum class Granularity : uint8_t { kNone, kJob, kTask, kPod, kPartition };
+
+Granularity GranularityOf(VolcanoAction a) {
+  switch (a) {
+    case VolcanoAction::kAbortJob:
+    case VolcanoAction::kRestartJob:
+    case VolcanoAction::kTerminateJob:
+    case VolcanoAction::kCompleteJob:
+    case VolcanoAction::kResumeJob:
+      return Granularity::kJob;
+    case VolcanoAction::kRestartTask:
+      return Granularity::kTask;
+    case VolcanoAction::kRestartPod:
+      return Granularity::kPod;
+    case VolcanoAction::kRestartPartition:
+      return Granularity::kPartition;
+    default:
+      return Granularity::kNone;
+  }
+}
+
+// True when a delayed action `d` is of the same granularity and target as an executed one.
+bool SameTarget(const VolcanoJob& job, const VolcanoState& s, const VolcanoDelayed& d,
+                VolcanoAction a, const VolcanoRequest& r) {
+  Granularity g = GranularityOf(a);
+  if (g == Granularity::kNone || GranularityOf(d.match.action) != g) return false;
+  if (g == Granularity::kJob) return true;
+  if (d.request.task != r.task) return false;
+  if (g == Granularity::kTask) return true;
+  if (g == Granularity::kPod) return d.request.index == r.index;
+  if (r.task < 0) return false;
+  return TargetRange(job, s, a, d.request) == TargetRange(job, s, a, r);
+}
+
+// Runs `a` in the current phase (pkg/controllers/job/state); then cancels delayed actions of the
+// same granularity.
+void Execute(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r,
+             std::string* note) {
+  const bool target = a == VolcanoAction::kRestartTask || a == VolcanoAction::kRestartPod ||
+                      a == VolcanoAction::kRestartPartition;
+  switch (s->phase) {
+    case Phase::kPending:
+    case Phase::kRunning:
+      if (a == VolcanoAction::kRestartJob) {
+        // On the last retry the finished pods are kept anyway.
+        KillAll(s, s->retry_count >= job.max_retry - 1);
+        ++s->retry_count;
+        s->phase = Phase::kRestarting;
+      } else if (target) {
+        KillTarget(job, s, a, r);
+        ++s->retry_count;
+        s->phase = Phase::kRestarting;
+      } else if (a == VolcanoAction::kAbortJob) {
+        KillAll(s, true);
+        s->phase = Phase::kAborting;
+      } else if (a == VolcanoAction::kTerminateJob) {
+        KillAll(s, true);
+        s->phase = Phase::kTerminating;
+      } else if (a == VolcanoAction::kCompleteJob) {
+        KillAll(s, true);
+        s->phase = Phase::kCompleting;
+      } else {
+        Sync(job, s);
+      }
+      break;
+    case Phase::kRestarting:
+      if (target) {
+        KillTarget(job, s, a, r);
+      } else if (a != VolcanoAction::kSyncJob && a != VolcanoAction::kOther) {
+        KillAll(s, false);
+      }
+      if (IsVolcanoRestart(a)) *note = "already Restarting: no retry counted";
+      RestartingCheck(job, s);
+      break;
+    case Phase::kAborting:
+    case Phase::kAborted:
+      if (a == VolcanoAction::kResumeJob) {
+        if (s->phase == Phase::kAborting) KillAll(s, true);
+        ++s->retry_count;
+        s->phase = Phase::kRestarting;
+      } else {
+        *note = "job " + std::string(VolcanoPhaseName(s->phase)) + ": only ResumeJob acts";
+      }
+      break;
+    case Phase::kCompleting:
+    case Phase::kTerminating:
+      *note = "job " + std::string(VolcanoPhaseName(s->phase)) + ": the action is not taken";
+      break;
+    case Phase::kCompleted:
+    case Phase::kTerminated:
+    case Phase::kFailed:
+      *note = "job already " + std::string(VolcanoPhaseName(s->phase)) + ": nothing happens";
+      break;
+  }
+  if (GranularityOf(a) == Granularity::kNone) return;
+  size_t before = s->delayed.size();
+  std::erase_if(s->delayed, [&](const VolcanoDelayed& d) { return SameTarget(job, *s, d, a, r); });
+  if (s->delayed.size() < before) {
+    *note += std::string(note->empty() ? "" : "; ") + "cancels " +
+             std::to_string(before - s->delayed.size()) + " delayed action(s)";
+  }
+}
+
+bool IsPodEvent(std::string_view e) {
+  return e == "PodFailed" || e == "PodEvicted" || e == "PodPending" || e == "PodRunning" ||
+         e == "PodSucceeded";
+}
+
+// Checks one event against the job; fills the request's task and index.
+bool Resolve(const VolcanoJob& job, const VolcanoEventSpec& e, VolcanoRequest* r,
+             std::string* error) {
+  if (!e.command.empty()) {
+    const auto& ok = VolcanoPolicyActions();
+    if (std::find(ok.begin(), ok.end(), e.command) == ok.end()) {
+      *error = "command '" + e.command + "' is not an action a command can carry";
+      return false;
+    }
+    r->command = e.command;
+    return true;
+  }
+  if (e.event == "*") {
+    *error = "* is a wildcard of policies, not an event the controller sends";
+    return false;
+  }
+  if (e.event == "JobUpdated") {
+    *error =
+        "JobUpdated is never emitted by the controller (a spec update gives OutOfSync): a "
+        "policy on it never fires";
+    return false;
+  }
+  if (e.event == "CommandIssued") {
+    *error = "CommandIssued is internal: write the command as Command:ACTION";
+    return false;
+  }
+  if (!IsVolcanoEvent(e.event) && e.event != "PodSucceeded") {
+    *error = "'" + e.event + "' is not a Volcano event";
+    return false;
+  }
+  if (e.has_exit_code && e.event != "PodFailed") {
+    *error = "only PodFailed carries an exit code";
+    return false;
+  }
+  r->event = e.event;
+  r->exit_code = e.exit_code;
+  if (e.event == "Unknown") {
+    if (!e.task.empty()) {
+      *error = "Unknown is a PodGroup event: it names no task (write it alone: Unknown)";
+      return false;
+    }
+    return true;
+  }
+  if (e.task.empty()) {
+    if (e.event == "OutOfSync") return true;
+    *error = e.event + " needs a task: TASK/INDEX:" + e.event;
+    return false;
+  }
+  r->task = FindVolcanoTask(job, e.task);
+  if (r->task < 0) {
+    std::string names;
+    for (const VolcanoTask& t : job.tasks) names += (names.empty() ? "" : ", ") + t.name;
+    *error = "no task '" + e.task + "' (tasks: " + names + ")";
+    return false;
+  }
+  int64_t replicas = job.tasks[r->task].replicas;
+  if (e.index < 0 && IsPodEvent(e.event)) {
+    *error = e.event + " happens to one pod: write " + e.task + "/INDEX:" + e.event;
+    return false;
+  }
+  if (e.index >= replicas || (e.index < 0 && replicas <= 0)) {
+    *error = e.task + "/" + std::to_string(std::max<int64_t>(e.index, 0)) + " is outside its " +
+             std::to_string(replicas) + " replicas";
+    return false;
+  }
+  // A task event without an index: the request names the task's first pod.
+  r->index = e.index < 0 ? 0 : e.index;
+  return true;
+}
+
+// Changes the pod the event is about, as the pod update behind it did, and records the pod's
+// job version in the request. Gives false with a note when the change cannot happen (the
+// controller would see no event).
+bool ChangePod(const VolcanoJob& job, VolcanoState* s, VolcanoRequest* r, std::string* note) {
+  r->version = s->version;
+  if (r->task < 0 || r->event.empty()) return true;
+  std::vector<VolcanoPod>& pods = s->pods[r->task];
+  if (r->event == "TaskCompleted") {
+    for (VolcanoPod& p : pods) p = VolcanoPod{PodPhase::kSucceeded, s->version};
+    return true;
+  }
+  VolcanoPod& pod = pods[r->index];
+  r->version = pod.version;
+  if (r->event == "TaskFailed" || r->event == "OutOfSync") return true;
+  auto no_event = [&](std::string_view what) {
+    *note = "pod is " + std::string(VolcanoPodPhaseName(pod.phase)) + ": " + std::string(what);
+    return false;
+  };
+  const bool alive = pod.phase == PodPhase::kPending || pod.phase == PodPhase::kRunning;
+  if (r->event == "PodFailed") {
+    if (!alive) return no_event("it cannot fail");
+    pod.phase = PodPhase::kFailed;
+  } else if (r->event == "PodEvicted") {
+    if (pod.phase == PodPhase::kDeleted) return no_event("nothing to evict");
+    pod.phase = PodPhase::kDeleted;
+  } else if (r->event == "PodPending") {
+    if (pod.phase == PodPhase::kDeleted) {
+      pod = VolcanoPod{PodPhase::kPending, s->version};  // Recreated, and stays Pending.
+      r->version = pod.version;
+    } else if (pod.phase == PodPhase::kRunning) {
+      pod.phase = PodPhase::kPending;
+    } else {
+      return no_event("it does not become Pending again");
+    }
+  } else if (r->event == "PodRunning") {
+    if (pod.phase != PodPhase::kPending) return no_event("only a Pending pod starts Running");
+    pod.phase = PodPhase::kRunning;
+  } else if (r->event == "PodSucceeded") {
+    if (!alive) return no_event("it cannot succeed");
+    pod.phase = PodPhase::kSucceeded;
+    int64_t ok = std::count_if(pods.begin(), pods.end(),
+                               [](const VolcanoPod& p) { return p.phase == PodPhase::kSucceeded; });
+    const bool last = ok >= job.tasks[r->task].replicas;
+    r->event = last ? "TaskCompleted" : "OutOfSync";
+    *note = last ? "PodSucceeded: the task's last pod succeeded" : "PodSucceeded";
+  }
+  return true;
+}
+
+void Append(std::string* note, const std::string& more) {
+  if (more.empty()) return;
+  *note += (note->empty() ? "" : "; ") + more;
+}
+
+// Delayed actions: a later event of the same pod cancels what waited on it.
+void CancelByPodEvent(VolcanoState* s, const VolcanoRequest& r, std::string* note) {
+  if (r.task < 0 || r.index < 0 || r.event.empty()) return;
+  size_t before = s->delayed.size();
+  std::erase_if(s->delayed, [&](const VolcanoDelayed& d) {
+    if (d.request.task != r.task || d.request.index != r.index) return false;
+    if (d.request.event == "PodPending") return r.event != "PodPending";
+    return r.event == "PodRunning" &&
+           (d.request.event == "PodFailed" || d.request.event == "PodEvicted");
+  });
+  if (s->delayed.size() < before) {
+    Append(note, "cancels " + std::to_string(before - s->delayed.size()) +
+                     " delayed action(s) waiting on this pod");
+  }
+}
+
+// The controller settles after a step (pkg/controllers/job/state): deleted pods are gone, the
+// transient phases move on, pods to recreate are created and run.
+void Settle(const VolcanoJob& job, VolcanoState* s, std::vector<VolcanoPhase>* path) {
+  for (int guard = 0; guard < 8; ++guard) {
+    Phase before = s->phase;
+    switch (s->phase) {
+      case Phase::kRestarting:
+        RestartingCheck(job, s);
+        if (s->phase == Phase::kRestarting) {
+          s->phase = Phase::kPending;
+          CreateMissing(s);
+        }
+        break;
+      case Phase::kAborting:
+        s->phase = Phase::kAborted;
+        break;
+      case Phase::kCompleting:
+        s->phase = Phase::kCompleted;
+        break;
+      case Phase::kTerminating:
+        s->phase = Phase::kTerminated;
+        break;
+      case Phase::kPending:
+      case Phase::kRunning:
+        Sync(job, s);
+        break;
+      default:
+        break;
+    }
+    if (s->phase == before) break;
+    path->push_back(s->phase);
+  }
+  if (IsFinalVolcanoPhase(s->phase)) {
+    // kill(soft): what still runs is deleted; finished pods are kept.
+    for (auto& task : s->pods)
+      for (VolcanoPod& p : task)
+        if (!Finished(p.phase)) p.phase = PodPhase::kDeleted;
+  }
+}
+
+}  // namespace
+
+bool ApplyVolcanoStep(const VolcanoJob& job, VolcanoState* state,
+                      const std::vector<VolcanoEventSpec>& events, VolcanoStepOutcome* out,
+                      std::string* error) {
+  std::vector<VolcanoRequest> requests;
+  for (const VolcanoEventSpec& e : events) {
+    VolcanoRequest r;
+    if (!Resolve(job, e, &r, error)) return false;
+    requests.push_back(std::move(r));
+  }
+  // The pods changed before the controller reacts: every request carries the job version of
+  // its pod at that moment, so a request of a pod that a restart of this step killed is stale.
+  std::vector<VolcanoEventOutcome> outcomes(requests.size());
+  std::vector<bool> happened(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    happened[i] = ChangePod(job, state, &requests[i], &outcomes[i].note);
+  }
+  for (size_t i = 0; i < requests.size(); ++i) {
+    VolcanoRequest& r = requests[i];
+    VolcanoEventOutcome& o = outcomes[i];
+    o.before = state->phase;
+    if (!happened[i]) {
+      Append(&o.note, "no event");
+    } else {
+      r.stale = r.task >= 0 && r.version < state->version;
+      CancelByPodEvent(state, r, &o.note);
+      o.match = MatchVolcanoPolicy(job, r);
+      if (o.match.delay_s > 0) {
+        bool waiting =
+            std::any_of(state->delayed.begin(), state->delayed.end(), [&](const VolcanoDelayed& d) {
+              return d.request.task == r.task && d.request.index == r.index &&
+                     d.match.action_text == o.match.action_text;
+            });
+        if (waiting) {
+          Append(&o.note, "the same action already waits for this pod: ignored");
+        } else {
+          state->delayed.push_back({r, o.match});
+          o.scheduled = true;
+        }
+      } else {
+        std::string note;
+        Execute(job, state, o.match.action, r, &note);
+        Append(&o.note, note);
+      }
+    }
+    o.request = std::move(r);
+    o.after = state->phase;
+    o.retry_count = state->retry_count;
+    out->events.push_back(std::move(o));
+  }
+  // The timeouts expire: what still waits fires, in the order it was scheduled.
+  while (!state->delayed.empty()) {
+    VolcanoDelayed d = std::move(state->delayed.front());
+    state->delayed.erase(state->delayed.begin());
+    VolcanoEventOutcome o;
+    o.request = d.request;
+    o.match = d.match;
+    o.fired = true;
+    o.before = state->phase;
+    Execute(job, state, d.match.action, d.request, &o.note);
+    o.after = state->phase;
+    o.retry_count = state->retry_count;
+    out->events.push_back(std::move(o));
+  }
+  Settle(job, state, &out->settled);
+  out->phase = state->phase;
+  out->retry_count = state->retry_count;
+  return true;
+}
+
+}  // namespace jobset
