@@ -914,7 +914,7 @@ size_t RunLint(const Corpus& c, const LintOptions& options) {
 }
 
 /// CPU seconds spent in each phase of LintObject, measured one call at a time (the phases as
-/// lint.cc runs them: copy, defaults, schema, API-server and webhook rules, analysis).
+/// jobset/lint.cc runs them: copy, defaults, schema, API-server and webhook rules, analysis).
 struct Phases {
   double parse = 0, copy = 0, defaults = 0, schema = 0, rules = 0, analysis = 0, lint_source = 0;
 };

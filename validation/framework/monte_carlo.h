@@ -1,7 +1,7 @@
 // Monte Carlo estimate of what a Framework's retry and completion policies cost under a node
 // failure model (`simulate --monte-carlo` on a Framework).
 //
-// The model, as for JobSet (monte_carlo.h) but in FrameworkController's terms:
+// The model, as for JobSet (validation/jobset/monte_carlo.h) but in FrameworkController's terms:
 //   - The Framework spans N nodes (default: one per task). Node failures arrive as a Poisson
 //     process of rate N/MTTF during productive time; each hits a running task drawn uniformly,
 //     and completes its attempt with a completion drawn by weight from the fault mix (among the

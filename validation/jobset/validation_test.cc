@@ -1647,14 +1647,14 @@ TEST_CASE("admission: every webhook and apiserver rule of the registry is exerci
   }
   // And the other way round: every webhook rule, and every schema rule this file owns (the
   // JSON Schema ones, schema/* but duplicate-key, are tested with the schema; the UPDATE rules,
-  // update/*, in jobset_update_test.cc; the Framework CRD's, framework/*, in
-  // framework_lint_test.cc).
+  // update/*, in update_test.cc; the Framework CRD's, framework/*, in
+  // framework/lint_test.cc).
   for (const RuleInfo& rule : AllRules()) {
     if (rule.source != RuleSource::kWebhook && rule.source != RuleSource::kSchema) continue;
     if (rule.id.substr(0, 7) == "schema/" && rule.id != "schema/duplicate-key") continue;
     if (rule.id.substr(0, 7) == "update/") continue;
-    if (rule.id.substr(0, 10) == "framework/") continue;  // framework_lint_test.cc
-    if (rule.id.substr(0, 8) == "volcano/") continue;     // volcano_validation_test.cc
+    if (rule.id.substr(0, 10) == "framework/") continue;  // framework/lint_test.cc
+    if (rule.id.substr(0, 8) == "volcano/") continue;     // volcano/validation_test.cc
     CAPTURE(rule.id);
     CHECK(std::find(covered.begin(), covered.end(), rule.id) != covered.end());
   }

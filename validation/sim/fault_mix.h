@@ -1,7 +1,7 @@
 // The syntax of a fault mix, shared by the kinds whose failures carry a key and an optional
 // detail (JobSet: REASON[:MESSAGE]=WEIGHT[@RJOB]; Volcano Job: EVENT[:EXITCODE]=WEIGHT[@TASK]):
 // comma-separated items, each drawn by its relative weight. Each kind gives the items their
-// meaning (monte_carlo.h, volcano_monte_carlo.h).
+// meaning (jobset/monte_carlo.h, volcano/monte_carlo.h).
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // Monte Carlo simulation of a Volcano Job's lifecycle policies under a node failure model
 // (`simulate --monte-carlo` on a Volcano Job): what the policies cost.
 //
-// The model (VolcanoFailureModel), the Volcano counterpart of monte_carlo.h's (the driver,
+// The model (VolcanoFailureModel), the Volcano counterpart of jobset/monte_carlo.h's (the driver,
 // generator and summaries are every kind's: validation/sim/):
 //   - The job spans N nodes (default: one per pod, Σ task replicas). Node failures arrive as a
 //     Poisson process of rate N/MTTF during productive time only (downtime does not advance

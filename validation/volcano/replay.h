@@ -1,4 +1,4 @@
-// Replaying Volcano Job events through the lifecycle semantics (volcano_lifecycle.h): the steps
+// Replaying Volcano Job events through the lifecycle semantics (lifecycle.h): the steps
 // `simulate` takes from --fail values or a scenario file, and the per-task, per-event table
 // `explain` prints (each cell is a one-step replay from a fresh Running job).
 #pragma once
