@@ -37,6 +37,7 @@
 
 #include "validation/core/loader.h"
 #include "validation/core/node.h"
+#include "validation/core/strings.h"
 #include "validation/jobset/analysis.h"
 #include "validation/jobset/defaults.h"
 #include "validation/jobset/types.h"
@@ -477,10 +478,6 @@ struct FailureRule {
   std::string name, action;
   std::vector<std::string> reasons, patterns, targets;
 };
-
-bool Contains(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 /// Whether rule `a`, placed earlier, matches every failure `b` matches (so `b` never fires).
 bool Covers(const FailureRule& a, const FailureRule& b) {

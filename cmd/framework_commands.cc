@@ -316,31 +316,12 @@ void ReplayText(const Framework& fw, const FrameworkReplayResult& r, std::ostrea
       << max << ")\n";
 }
 
-bool ReadScenario(const std::string& path, std::vector<FrameworkStepSpec>* steps,
-                  std::string* error) {
-  Node root;
-  if (!LoadScenarioFile(path, &root, error)) return false;
-  if (!ParseFrameworkScenario(root, steps, error)) {
-    *error = path + ": " + *error;
-    return false;
-  }
-  return true;
-}
-
 int MonteCarloFramework(const Node& object, const std::string& file, const SimulateFlags& flags,
                         std::ostream& out, std::ostream& err) {
-  if (!flags.plot.empty()) {
-    err << "error: --plot is not supported for a Framework\n";
-    return 2;
-  }
-  if (!flags.fail.empty() || !flags.scenario.empty()) {
-    err << "error: --monte-carlo on a Framework takes its model from flags, not --fail or "
-           "--scenario\n";
-    return 2;
-  }
   FrameworkFailureModel m;
   std::string error;
-  if (!ReadModelFlags(flags, "", &m, &m.task_restart_time_s, &error)) {
+  if (!CheckModelFlagsOnly(flags, "a Framework", &error) ||
+      !ReadModelFlags(flags, "", &m, &m.task_restart_time_s, &error)) {
     err << "error: " << error << "\n";
     return 2;
   }
@@ -424,17 +405,8 @@ int SimulateFramework(const Node& object, const std::string& file, const Simulat
                       std::ostream& out, std::ostream& err) {
   if (flags.monte_carlo) return MonteCarloFramework(object, file, flags, out, err);
   std::vector<FrameworkStepSpec> steps;
-  std::string error;
-  for (const std::string& f : flags.fail) {
-    FrameworkStepSpec step;
-    if (!ParseFrameworkFailFlag(f, &step, &error)) {
-      err << "error: --fail " << error << "\n";
-      return 2;
-    }
-    steps.push_back(std::move(step));
-  }
-  if (!flags.scenario.empty() && !ReadScenario(flags.scenario, &steps, &error)) {
-    err << "error: --scenario " << error << "\n";
+  if (!ReadReplaySteps(flags.fail, flags.scenario, ParseFrameworkFailFlag, ParseFrameworkScenario,
+                       &steps, err)) {
     return 2;
   }
   if (steps.empty()) {
@@ -445,6 +417,7 @@ int SimulateFramework(const Node& object, const std::string& file, const Simulat
   Framework fw = DecodeFramework(object);
   NoteLintErrors(object, file, fw, err);
   FrameworkReplayResult result;
+  std::string error;
   if (!ReplayFramework(fw, steps, &result, &error)) {
     err << "error: " << error << "\n";
     return 2;

@@ -35,6 +35,19 @@ SimProgress ProgressBar(const std::string& label, std::ostream& err) {
   };
 }
 
+bool CheckModelFlagsOnly(const SimulateFlags& flags, std::string_view kind, std::string* error) {
+  if (!flags.plot.empty()) {
+    *error = "--plot is not supported for " + std::string(kind);
+    return false;
+  }
+  if (!flags.fail.empty() || !flags.scenario.empty()) {
+    *error = "--monte-carlo on " + std::string(kind) +
+             " takes its model from flags, not --fail or --scenario";
+    return false;
+  }
+  return true;
+}
+
 void ClearProgress(std::ostream& err) {
   if (isatty(STDERR_FILENO)) err << "\r\033[K" << std::flush;
 }

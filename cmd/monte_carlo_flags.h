@@ -37,6 +37,11 @@ bool ReadModelFlags(const SimulateFlags& flags, std::string_view hint, Model* m,
                            &m->checkpoint_interval_s, error);
 }
 
+/// Whether `flags` hold only what a Monte Carlo run of one object of `kind` (e.g. "a Volcano
+/// Job") reads: false with "--plot is not supported for <kind>", or "--monte-carlo on <kind>
+/// takes its model from flags, not --fail or --scenario" when --fail or --scenario is given.
+bool CheckModelFlagsOnly(const SimulateFlags& flags, std::string_view kind, std::string* error);
+
 /// While it lives, SIGINT (Ctrl-C) sets flag() instead of killing the process; the previous
 /// handler comes back when it ends. One at a time.
 class InterruptScope {

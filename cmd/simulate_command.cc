@@ -178,24 +178,9 @@ int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err
     return 2;
   }
   std::vector<StepSpec> steps;
-  for (const std::string& f : flags.fail) {
-    StepSpec step;
-    if (!ParseFailFlag(f, &step, &error)) {
-      err << "error: --fail " << error << "\n";
-      return 2;
-    }
-    steps.push_back(std::move(step));
-  }
-  if (!flags.scenario.empty()) {
-    Node root;
-    if (!LoadScenarioFile(flags.scenario, &root, &error)) {
-      err << "error: --scenario " << error << "\n";
-      return 2;
-    }
-    if (!ParseScenarioSteps(root, &steps, &error)) {
-      err << "error: --scenario " << flags.scenario << ": " << error << "\n";
-      return 2;
-    }
+  if (!ReadReplaySteps(flags.fail, flags.scenario, ParseFailFlag, ParseScenarioSteps, &steps,
+                       err)) {
+    return 2;
   }
   if (steps.empty()) {
     err << "error: nothing to simulate: give --fail, --scenario or --monte-carlo\n";

@@ -391,24 +391,8 @@ void ReplayText(const VolcanoJob& job, const VolcanoReplayResult& result, std::o
   out << "pods: " << PodsWords(job, result.state) << "\n";
 }
 
-bool ReadScenario(const std::string& path, std::vector<VolcanoStep>* steps, std::string* error) {
-  Node root;
-  if (!LoadScenarioFile(path, &root, error)) return false;
-  if (!ParseVolcanoScenario(root, steps, error)) {
-    *error = path + ": " + *error;
-    return false;
-  }
-  return true;
-}
-
 bool BuildModel(const SimulateFlags& flags, VolcanoFailureModel* m, std::string* error) {
-  if (!flags.plot.empty() || !flags.scenario.empty() || !flags.fail.empty()) {
-    *error = !flags.plot.empty()
-                 ? "--plot is not supported for a Volcano Job"
-                 : "--monte-carlo on a Volcano Job takes its model from flags, not --fail or "
-                   "--scenario";
-    return false;
-  }
+  if (!CheckModelFlagsOnly(flags, "a Volcano Job", error)) return false;
   if (!ReadModelFlags(flags, "", m, &m->job_restart_time_s, error)) return false;
   m->faults = DefaultVolcanoFaultMix();
   if (!flags.fault_mix.empty() && !ParseVolcanoFaultMix(flags.fault_mix, &m->faults, error)) {
@@ -557,17 +541,8 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
     return MonteCarlo(job, file, flags, out, err);
   }
   std::vector<VolcanoStep> steps;
-  std::string error;
-  for (const std::string& f : flags.fail) {
-    VolcanoStep step;
-    if (!ParseVolcanoFail(f, &step, &error)) {
-      err << "error: --fail " << error << "\n";
-      return 2;
-    }
-    steps.push_back(std::move(step));
-  }
-  if (!flags.scenario.empty() && !ReadScenario(flags.scenario, &steps, &error)) {
-    err << "error: --scenario " << error << "\n";
+  if (!ReadReplaySteps(flags.fail, flags.scenario, ParseVolcanoFail, ParseVolcanoScenario, &steps,
+                       err)) {
     return 2;
   }
   if (steps.empty()) {
@@ -578,6 +553,7 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
   VolcanoJob job = DecodeVolcanoJob(object);
   WarnProblems(job, file, err);
   VolcanoReplayResult result;
+  std::string error;
   if (!ReplayVolcano(job, steps, &result, &error)) {
     err << "error: " << error << "\n";
     return 2;

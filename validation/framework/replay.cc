@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "validation/core/field_path.h"
+#include "validation/sim/scenario.h"
 
 namespace jobset {
 namespace {
@@ -104,11 +105,8 @@ bool ParseFrameworkFailFlag(std::string_view text, FrameworkStepSpec* out, std::
 
 bool ParseFrameworkScenario(const Node& scenario, std::vector<FrameworkStepSpec>* steps,
                             std::string* error) {
-  const Node* list = scenario.Find("steps");
-  if (!list || !list->is_seq()) {
-    *error = "steps: want a list of {complete: [...]}";
-    return false;
-  }
+  const Node* list = ScenarioSteps(scenario, "{complete: [...]}", error);
+  if (!list) return false;
   for (size_t s = 0; s < list->items.size(); ++s) {
     std::string base = Index("steps", s);
     const char* key = list->items[s].Find("complete") ? "complete" : "fail";

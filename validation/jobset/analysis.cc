@@ -9,6 +9,7 @@
 
 #include "validation/core/field_path.h"
 #include "validation/core/go_regexp.h"
+#include "validation/core/strings.h"
 #include "validation/jobset/keys.h"
 #include "validation/jobset/policy_engine.h"
 #include "validation/jobset/types.h"
@@ -22,10 +23,6 @@ constexpr char kRules[] = "spec.failurePolicy.rules";
 constexpr Severity kWarn = Severity::kWarning;
 
 std::string RJobPath(size_t i, std::string_view rest) { return Child(Index(kRJobs, i), rest); }
-
-bool Contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // Replicated job indexes by name, in order (a name may repeat: an admission error of its own).
 using RJobsByName = std::unordered_map<std::string_view, std::vector<size_t>>;

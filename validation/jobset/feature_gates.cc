@@ -2,17 +2,9 @@
 
 #include <vector>
 
+#include "validation/core/strings.h"
+
 namespace jobset {
-namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 const std::vector<FeatureGateInfo>& KnownFeatureGates() {
   static const std::vector<FeatureGateInfo> gates = {
       {"RestartJob", "RestartJob* failure policy actions, per-job restart budgets",

@@ -5,16 +5,11 @@
 #include <limits>
 #include <span>
 
-#include "validation/sim/fault_mix.h"
 #include "validation/sim/random.h"
 #include "validation/sim/text.h"
 
 namespace jobset {
 namespace {
-
-// The words of a JobSet fault mix, for ParseFaultMixItems' messages.
-constexpr FaultMixWords kJobSetFaultMixWords = {"REASON[:MESSAGE]=WEIGHT[@RJOB]", "reason",
-                                                "replicated job name"};
 
 // Failures between two looks at the cancel flag inside one run.
 constexpr int64_t kCancelCheckMask = (1 << 12) - 1;
@@ -73,15 +68,6 @@ constexpr int64_t kMaxNodes = int64_t{1} << 50;
 constexpr int64_t kMaxRuns = 100'000'000;
 
 bool FiniteNonNegative(double x) { return std::isfinite(x) && x >= 0; }
-
-std::string RjobList(const PreparedPolicy& policy) {
-  std::string list;
-  for (const std::string& name : policy.rjob_names) {
-    if (!list.empty()) list += ", ";
-    list += name;
-  }
-  return list;
-}
 
 // A reason list no failure of the specialised policy carries.
 constexpr char kNoReason[] = "\x01none";
@@ -381,50 +367,6 @@ RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Wo
 }
 
 }  // namespace
-
-bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::string* error) {
-  std::vector<FaultMixItem> items;
-  if (!ParseFaultMixItems(text, kJobSetFaultMixWords, &items, error)) return false;
-  std::vector<FaultKind> out;
-  for (FaultMixItem& item : items) {
-    FaultKind kind;
-    kind.reason = std::move(item.key);
-    kind.message = std::move(item.detail);
-    kind.weight = item.weight;
-    kind.rjob_name = std::move(item.target);
-    out.push_back(std::move(kind));
-  }
-  *faults = std::move(out);
-  return true;
-}
-
-bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
-                     std::string* error) {
-  for (FaultKind& kind : *faults) {
-    if (kind.rjob_name.empty()) continue;
-    const int r = FindReplicatedJob(policy, kind.rjob_name);
-    if (r < 0) {
-      *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
-               QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
-      return false;
-    }
-    kind.rjob = r;
-  }
-  return true;
-}
-
-std::vector<FaultKind> DefaultFaultMix() {
-  std::vector<FaultKind> mix(2);
-  mix[0].reason = "PodFailurePolicy";
-  mix[0].message =
-      "Container main for pod default/worker-0 failed with exit code 143 matching FailJob rule "
-      "at index 0";
-  mix[0].weight = 0.9;
-  mix[1].reason = "BackoffLimitExceeded";
-  mix[1].message = "Job has reached the specified backoff limit";
-  mix[1].weight = 0.1;
-  return mix;
-}
 
 int64_t DerivedNodes(const ReplicatedJob& rjob, const FailureModel& model) {
   const int64_t replicas = std::max<int64_t>(0, rjob.replicas);

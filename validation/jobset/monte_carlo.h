@@ -39,23 +39,13 @@
 #include <string_view>
 #include <vector>
 
+#include "validation/jobset/fault_mix.h"
 #include "validation/jobset/policy_engine.h"
 #include "validation/jobset/types.h"
 #include "validation/sim/driver.h"
 #include "validation/sim/summary.h"
 
 namespace jobset {
-
-/// One way a node failure surfaces as a failed child Job (its Failed condition).
-struct FaultKind {
-  std::string reason;   ///< Condition reason, e.g. PodFailurePolicy, BackoffLimitExceeded.
-  std::string message;  ///< Condition message (matched by onJobFailureMessagePatterns).
-  double weight = 1;    ///< Relative weight (> 0) among the kinds that apply to a node.
-  /// The replicated job (index) the kind surfaces in; -1 = any. Set by ResolveFaultMix (and by
-  /// RunMonteCarlo) from rjob_name when that is not empty.
-  int rjob = -1;
-  std::string rjob_name;  ///< As written after `@` in a fault mix; empty = any.
-};
 
 /// The failure model of a Monte Carlo simulation. Durations are in seconds.
 struct FailureModel {
@@ -137,22 +127,6 @@ struct MonteCarloResult {
   double mean_faulty_caught = 0;   ///< Of them, caught by the pre-flight check per run.
   double mean_check_s = 0;         ///< Wall time of the pre-flight check per run.
 };
-
-/// Parses a fault mix `REASON[:MESSAGE]=WEIGHT[@RJOB],...` (e.g.
-/// `PodFailurePolicy:exit code 143=0.9,BackoffLimitExceeded=0.1@workers`). The message runs to
-/// the last `=` of the item (it may hold `:` and `=`, not `,`); the weight is a positive number,
-/// optionally with `%`; RJOB is kept as FaultKind::rjob_name (see ResolveFaultMix). Reasons are
-/// any non-empty string. Replaces `*faults`.
-bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::string* error);
-
-/// Sets FaultKind::rjob from rjob_name for each kind that names one; an unknown name is an error
-/// that names it and lists the replicated jobs.
-bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
-                     std::string* error);
-
-/// The example mix: 90% host maintenance surfacing as PodFailurePolicy (an exit-143 pod
-/// failure policy rule; message as the Job controller writes it), 10% BackoffLimitExceeded.
-std::vector<FaultKind> DefaultFaultMix();
 
 /// Nodes of replicated job `rjob` by the derived count: replicas × (nodes_per_job when > 0,
 /// else parallelism × nodes_per_pod; parallelism defaults to 1).

@@ -488,52 +488,6 @@ TEST_CASE("monte carlo: invalid models are reported, not run") {
   CHECK_FALSE(none.cancelled);
 }
 
-TEST_CASE("monte carlo: ParseFaultMix") {
-  std::vector<FaultKind> f;
-  std::string error;
-  REQUIRE(ParseFaultMix("PodFailurePolicy=0.9,BackoffLimitExceeded=0.1", &f, &error));
-  REQUIRE(f.size() == 2);
-  CHECK(f[0].reason == "PodFailurePolicy");
-  CHECK(f[0].message.empty());
-  CHECK(f[0].weight == 0.9);
-  CHECK(f[0].rjob_name.empty());
-  CHECK(f[0].rjob == -1);
-  CHECK(f[1].reason == "BackoffLimitExceeded");
-
-  REQUIRE(ParseFaultMix(
-      "PodFailurePolicy:failed with exit code 143 a=b=90%@workers, DeadlineExceeded=10", &f,
-      &error));
-  REQUIRE(f.size() == 2);
-  CHECK(f[0].message == "failed with exit code 143 a=b");
-  CHECK(f[0].weight == 90);
-  CHECK(f[0].rjob_name == "workers");
-  CHECK(f[1].reason == "DeadlineExceeded");
-  CHECK(f[1].weight == 10);
-
-  const JobSet js = MakeJobSet({{"driver", 1}, {"workers", 4}}, std::nullopt);
-  const PreparedPolicy p = PreparePolicy(js, {});
-  REQUIRE(ResolveFaultMix(p, &f, &error));
-  CHECK(f[0].rjob == 1);
-  CHECK(f[1].rjob == -1);
-  REQUIRE(ParseFaultMix("X=1@drivers", &f, &error));
-  CHECK_FALSE(ResolveFaultMix(p, &f, &error));
-  CHECK(error ==
-        "fault mix: unknown replicated job \"drivers\" for reason \"X\" (replicated jobs: "
-        "driver, workers)");
-
-  const std::vector<FaultKind> kept = f;
-  for (const char* bad : {"", " ", "A", "A=", "A=0", "A=-1", "A=x", "=1", ":m=1", "A=1,",
-                          "A=1,,B=2", "A=1@", "A=1e999", "A=nan"}) {
-    CAPTURE(bad);
-    error.clear();
-    CHECK_FALSE(ParseFaultMix(bad, &f, &error));
-    CHECK_FALSE(error.empty());
-  }
-  CHECK(f.size() == kept.size());  // Untouched on error.
-  ParseFaultMix("A=x", &f, &error);
-  CHECK(error == "fault mix item \"A=x\": weight \"x\" is not a number");
-}
-
 }  // namespace jobset
 
 namespace jobset {

@@ -8,6 +8,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/suggest.h"
 #include "validation/jobset/validation.h"
+#include "validation/sim/scenario.h"
 
 namespace jobset {
 namespace {
@@ -77,11 +78,8 @@ bool ParseFailFlag(std::string_view text, StepSpec* out, std::string* error) {
 }
 
 bool ParseScenarioSteps(const Node& scenario, std::vector<StepSpec>* steps, std::string* error) {
-  const Node* list = scenario.Find("steps");
-  if (!list || !list->is_seq()) {
-    *error = "steps: want a list of {fail: [...]}";
-    return false;
-  }
+  const Node* list = ScenarioSteps(scenario, "{fail: [...]}", error);
+  if (!list) return false;
   for (size_t s = 0; s < list->items.size(); ++s) {
     std::string base = Index("steps", s);
     const Node* fails = list->items[s].Find("fail");

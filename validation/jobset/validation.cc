@@ -12,6 +12,7 @@
 
 #include "validation/core/k8s_names.h"
 #include "validation/core/rule_registry.h"
+#include "validation/core/strings.h"
 #include "validation/jobset/types.h"
 
 namespace jobset {
@@ -28,10 +29,6 @@ constexpr char kRJobs[] = "spec.replicatedJobs";
 constexpr char kRules[] = "spec.failurePolicy.rules";
 
 std::string Str(int64_t v) { return std::to_string(v); }
-
-bool Contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 // "[0 1]", as Go prints a []int.
 std::string GoIntList(const std::vector<size_t>& v) {

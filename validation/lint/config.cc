@@ -5,6 +5,7 @@
 #include "validation/core/loader.h"
 #include "validation/core/path_glob.h"
 #include "validation/core/rule_registry.h"
+#include "validation/core/strings.h"
 
 namespace jobset {
 namespace {
@@ -24,11 +25,8 @@ bool IsApiServerRule(const RuleInfo& r) {
   return r.severity == Severity::kError && r.source != RuleSource::kAnalysis;
 }
 
-std::string Trim(std::string s) {
-  size_t b = s.find_first_not_of(" \t");
-  size_t e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
+// `s` without leading spaces and tabs, and without trailing spaces, tabs and carriage returns.
+std::string TrimComment(std::string_view s) { return std::string(TrimRight(TrimLeft(s), " \t\r")); }
 
 // "id1,id2 # reason" / "id1, id2 reason": the ids, and the rest as the reason.
 std::vector<std::string> ParseIds(const std::string& text, std::string* reason) {
@@ -49,9 +47,9 @@ std::vector<std::string> ParseIds(const std::string& text, std::string* reason) 
       if (next == std::string::npos || text[next] != ',') break;
     }
   }
-  std::string rest = Trim(i < text.size() ? text.substr(i) : "");
+  std::string rest = TrimComment(i < text.size() ? text.substr(i) : "");
   while (!rest.empty() && (rest[0] == '#' || rest[0] == ',' || rest[0] == '-' || rest[0] == ':'))
-    rest = Trim(rest.substr(1));
+    rest = TrimComment(rest.substr(1));
   *reason = rest;
   return ids;
 }
@@ -244,7 +242,7 @@ void ApplyCommentSuppressions(const std::string& text, std::vector<Finding>* fin
       int target = alone ? line + 1 : line;
       std::string reason;
       std::vector<std::string> ids =
-          ParseIds(Trim(std::string(l.substr(at + kMarker.size()))), &reason);
+          ParseIds(TrimComment(std::string(l.substr(at + kMarker.size()))), &reason);
       for (Finding& f : *findings)
         if (f.mark.line == target) Suppress(ids, "comment", reason, &f);
     }

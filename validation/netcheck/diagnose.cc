@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "validation/core/strings.h"
 #include "validation/netcheck/plan.h"
 
 namespace jobset {
@@ -19,10 +20,6 @@ std::string Join(const std::vector<std::string>& items) {
   std::string s;
   for (const std::string& item : items) s += (s.empty() ? "" : ", ") + item;
   return s;
-}
-
-bool Contains(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 // The node ids of a round (elapsed first, then any only in the status), in log order.

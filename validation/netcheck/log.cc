@@ -5,25 +5,14 @@
 #include <charconv>
 #include <cmath>
 
+#include "validation/core/strings.h"
 namespace jobset {
 namespace {
-
-std::string_view SkipSpaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
-std::string_view TrimLine(std::string_view s) {
-  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 // One scalar of a Python literal: a quoted string (quotes removed) or a bare token up to `,`,
 // `:`, `}` or `]`.
 bool ParseScalar(std::string_view* s, std::string* out) {
-  *s = SkipSpaces(*s);
+  *s = TrimLeft(*s);
   if (s->empty()) return false;
   const char quote = s->front();
   if (quote == '\'' || quote == '"') {
@@ -48,10 +37,10 @@ bool ParseScalar(std::string_view* s, std::string* out) {
 
 // A flat list `[a, b, ...]` at the start of `*s`.
 bool ParseFlatList(std::string_view* s, std::vector<std::string>* out) {
-  *s = SkipSpaces(*s);
+  *s = TrimLeft(*s);
   if (s->empty() || s->front() != '[') return false;
   s->remove_prefix(1);
-  *s = SkipSpaces(*s);
+  *s = TrimLeft(*s);
   if (!s->empty() && s->front() == ']') {
     s->remove_prefix(1);
     return true;
@@ -60,7 +49,7 @@ bool ParseFlatList(std::string_view* s, std::vector<std::string>* out) {
     std::string item;
     if (!ParseScalar(s, &item)) return false;
     out->push_back(std::move(item));
-    *s = SkipSpaces(*s);
+    *s = TrimLeft(*s);
     if (s->empty()) return false;
     const char c = s->front();
     s->remove_prefix(1);
@@ -111,9 +100,9 @@ bool CutOffRendezvousLine(std::string_view line) {
 
 // True when only spaces and a final period follow a literal.
 bool EndsCleanly(std::string_view rest) {
-  rest = SkipSpaces(rest);
+  rest = TrimLeft(rest);
   if (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);
-  return SkipSpaces(rest).empty();
+  return TrimLeft(rest).empty();
 }
 
 // Reads one line; "" when it was read (or is not a check line), else why it could not be.
@@ -128,7 +117,7 @@ std::string ReadLine(const Patterns& p, std::string_view text, NetcheckLine* out
     out->kind = status ? NetcheckLineKind::kStatus : NetcheckLineKind::kElapsed;
     if (!ParsePyDict(d, &out->entries, &rest)) return "the node dict is cut off or malformed";
     if (status) {
-      rest = SkipSpaces(rest);
+      rest = TrimLeft(rest);
       constexpr std::string_view kGroup = ", the node group are:";
       if (rest.substr(0, kGroup.size()) == kGroup) {
         rest.remove_prefix(kGroup.size());
@@ -175,10 +164,10 @@ std::string ReadLine(const Patterns& p, std::string_view text, NetcheckLine* out
   if (re2::RE2::PartialMatch(line, p.fault, &a)) {
     out->kind = NetcheckLineKind::kFaultNodes;
     if (!ParsePyDict(a, &out->entries, &rest)) return "the fault dict is cut off or malformed";
-    rest = SkipSpaces(rest);
+    rest = TrimLeft(rest);
     constexpr std::string_view kPhase = "in phase ";
     if (rest.substr(0, kPhase.size()) == kPhase) {
-      out->phase = std::string(TrimLine(rest.substr(kPhase.size())));
+      out->phase = std::string(TrimRight(rest.substr(kPhase.size()), " \t\r"));
       return "";
     }
     return EndsCleanly(rest) ? "" : "unexpected text after the dict";
@@ -208,10 +197,10 @@ bool ParseCheckTime(std::string_view text, double* out) {
 
 bool ParsePyDict(std::string_view text, std::vector<std::pair<std::string, std::string>>* out,
                  std::string_view* rest) {
-  std::string_view s = SkipSpaces(text);
+  std::string_view s = TrimLeft(text);
   if (s.empty() || s.front() != '{') return false;
   s.remove_prefix(1);
-  s = SkipSpaces(s);
+  s = TrimLeft(s);
   if (!s.empty() && s.front() == '}') {
     *rest = s.substr(1);
     return true;
@@ -219,12 +208,12 @@ bool ParsePyDict(std::string_view text, std::vector<std::pair<std::string, std::
   for (;;) {
     std::string key, value;
     if (!ParseScalar(&s, &key)) return false;
-    s = SkipSpaces(s);
+    s = TrimLeft(s);
     if (s.empty() || s.front() != ':') return false;
     s.remove_prefix(1);
     if (!ParseScalar(&s, &value)) return false;
     out->emplace_back(std::move(key), std::move(value));
-    s = SkipSpaces(s);
+    s = TrimLeft(s);
     if (s.empty()) return false;
     const char c = s.front();
     s.remove_prefix(1);
@@ -237,9 +226,9 @@ bool ParsePyDict(std::string_view text, std::vector<std::pair<std::string, std::
 
 bool ParsePyGroups(std::string_view text, std::vector<std::vector<std::string>>* out,
                    std::string_view* rest) {
-  std::string_view s = SkipSpaces(text);
+  std::string_view s = TrimLeft(text);
   if (s.empty() || s.front() != '[') return false;
-  std::string_view inner = SkipSpaces(s.substr(1));
+  std::string_view inner = TrimLeft(s.substr(1));
   if (inner.empty() || inner.front() != '[') {
     std::vector<std::string> flat;
     if (!ParseFlatList(&s, &flat)) return false;
@@ -252,7 +241,7 @@ bool ParsePyGroups(std::string_view text, std::vector<std::vector<std::string>>*
     std::vector<std::string> group;
     if (!ParseFlatList(&s, &group)) return false;
     out->push_back(std::move(group));
-    s = SkipSpaces(s);
+    s = TrimLeft(s);
     if (s.empty()) return false;
     const char c = s.front();
     s.remove_prefix(1);
@@ -271,7 +260,7 @@ NetcheckLog ParseNetcheckLog(std::string_view text) {
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view raw = TrimLine(text.substr(pos, end - pos));
+    const std::string_view raw = TrimRight(text.substr(pos, end - pos), " \t\r");
     pos = end + 1;
     ++number;
     NetcheckLine line;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "validation/core/strings.h"
 namespace jobset {
 namespace {
 
@@ -59,17 +60,6 @@ std::vector<NodeGroup> ByPosition(const std::vector<NodeGroup>& node_groups) {
 bool ParseRank(std::string_view text, int* rank) {
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *rank);
   return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && *rank >= 0;
-}
-
-std::vector<std::string_view> Split(std::string_view text, char sep) {
-  std::vector<std::string_view> parts;
-  size_t pos = 0;
-  for (;;) {
-    const size_t next = text.find(sep, pos);
-    parts.push_back(text.substr(pos, next == std::string_view::npos ? next : next - pos));
-    if (next == std::string_view::npos) return parts;
-    pos = next + 1;
-  }
 }
 
 // One simulated round: every group's result, then the master's report bookkeeping and verdict.

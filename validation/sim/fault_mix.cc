@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "validation/core/strings.h"
 #include "validation/sim/text.h"
 
 namespace jobset {
@@ -10,7 +11,7 @@ namespace jobset {
 bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
                         std::vector<FaultMixItem>* items, std::string* error) {
   std::vector<FaultMixItem> out;
-  if (TrimBlanks(text).empty()) {
+  if (Trim(text).empty()) {
     *error = "empty fault mix: want " + std::string(words.syntax) + ",...";
     return false;
   }
@@ -18,7 +19,7 @@ bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
   while (pos <= text.size()) {
     size_t comma = text.find(',', pos);
     if (comma == std::string_view::npos) comma = text.size();
-    const std::string_view item = TrimBlanks(text.substr(pos, comma - pos));
+    const std::string_view item = Trim(text.substr(pos, comma - pos));
     pos = comma + 1;
     const std::string where = "fault mix item " + QuoteGo(item);
     const size_t eq = item.rfind('=');
@@ -32,9 +33,9 @@ bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
     }
     FaultMixItem parsed;
     const std::string_view head = item.substr(0, eq);
-    std::string_view tail = TrimBlanks(item.substr(eq + 1));
+    std::string_view tail = Trim(item.substr(eq + 1));
     const size_t colon = head.find(':');
-    parsed.key = std::string(TrimBlanks(head.substr(0, colon)));
+    parsed.key = std::string(Trim(head.substr(0, colon)));
     if (colon != std::string_view::npos) parsed.detail = std::string(head.substr(colon + 1));
     if (parsed.key.empty()) {
       *error = where + ": empty " + std::string(words.key);
@@ -42,8 +43,8 @@ bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
     }
     const size_t at = tail.find('@');
     if (at != std::string_view::npos) {
-      parsed.target = std::string(TrimBlanks(tail.substr(at + 1)));
-      tail = TrimBlanks(tail.substr(0, at));
+      parsed.target = std::string(Trim(tail.substr(at + 1)));
+      tail = Trim(tail.substr(0, at));
       if (parsed.target.empty()) {
         *error = where + ": empty " + std::string(words.target) + " after @";
         return false;

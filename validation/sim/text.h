@@ -10,7 +10,4 @@ namespace jobset {
 /// `s` in double quotes with `"` and `\` escaped: Go's strconv.Quote for printable input.
 std::string QuoteGo(std::string_view s);
 
-/// `s` without leading and trailing spaces and tabs.
-std::string_view TrimBlanks(std::string_view s);
-
 }  // namespace jobset

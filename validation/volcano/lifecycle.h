@@ -22,70 +22,9 @@
 #include <string_view>
 #include <vector>
 
-#include "validation/core/node.h"
+#include "validation/volcano/types.h"
 
 namespace jobset {
-
-// --- The typed view ---------------------------------------------------------------------------
-
-/// One LifecyclePolicy of spec.policies or spec.tasks[i].policies.
-struct VolcanoPolicy {
-  std::string path;                 ///< spec.tasks[1].policies[0] or spec.policies[2].
-  Mark mark;                        ///< Where the policy starts.
-  std::vector<std::string> events;  ///< `events` then `event`, de-duplicated (as the controller).
-  bool has_exit_code = false;
-  int64_t exit_code = 0;
-  std::string action;  ///< As written (exit-code policies' actions are never validated).
-  bool has_timeout = false;
-  double timeout_s = 0;
-  std::string timeout;  ///< As written, e.g. "10m".
-};
-
-/// A task's partition policy (the fields the semantics read).
-struct VolcanoPartition {
-  int64_t total_partitions = 0;
-  int64_t partition_size = 0;
-  int64_t min_partitions = 0;
-};
-
-/// One entry of spec.tasks.
-struct VolcanoTask {
-  std::string name;  ///< `default<i>` when empty (mutating webhook).
-  int64_t replicas = 0;
-  int64_t min_available = 0;  ///< Defaulted as the mutating webhook does.
-  int64_t max_retry = 3;      ///< Task maxRetry (0 -> 3); only feeds TaskFailed.
-  bool has_partition = false;
-  VolcanoPartition partition;
-  std::vector<VolcanoPolicy> policies;
-};
-
-/// A Volcano Job with the defaults the lifecycle semantics depend on applied, as the CRD and the
-/// mutating webhook would on CREATE (mutate_job.go: maxRetry, task names, task minAvailable and
-/// maxRetry, job minAvailable). Deliberately small: the full defaulting unit lives elsewhere.
-struct VolcanoJob {
-  std::string name;
-  int64_t max_retry = 3;  ///< spec.maxRetry; 0 or absent -> 3.
-  int64_t min_available = 0;
-  bool has_min_success = false;
-  int64_t min_success = 0;
-  std::vector<VolcanoTask> tasks;
-  std::vector<VolcanoPolicy> policies;  ///< spec.policies.
-  std::vector<std::string> defaulted;   ///< "spec.maxRetry: 3", one line per default applied.
-  std::vector<std::string> problems;    ///< Values that could not be read (field: what), skipped.
-};
-
-/// True for an object of apiVersion batch.volcano.sh/v1alpha1, kind Job.
-bool IsVolcanoJob(const Node& object);
-
-/// Decodes a Volcano Job leniently: a value of the wrong type is skipped with a problem noted,
-/// never a crash.
-VolcanoJob DecodeVolcanoJob(const Node& object);
-
-/// The index of the first task named `name` (as the controller looks it up), or -1.
-int FindVolcanoTask(const VolcanoJob& job, std::string_view name);
-
-/// `<job>-<task>-<index>`, the name the controller gives a pod.
-std::string VolcanoPodName(const VolcanoJob& job, int task, int64_t index);
 
 // --- Events and actions -----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/finding_sink.h"
 #include "validation/core/suggest.h"
+#include "validation/sim/scenario.h"
 
 namespace jobset {
 namespace {
@@ -113,11 +114,8 @@ bool ParseVolcanoFail(std::string_view text, VolcanoStep* out, std::string* erro
 
 bool ParseVolcanoScenario(const Node& scenario, std::vector<VolcanoStep>* steps,
                           std::string* error) {
-  const Node* list = scenario.Find("steps");
-  if (!list || !list->is_seq()) {
-    *error = "steps: want a list of {events: [...]}";
-    return false;
-  }
+  const Node* list = ScenarioSteps(scenario, "{events: [...]}", error);
+  if (!list) return false;
   for (size_t s = 0; s < list->items.size(); ++s) {
     std::string base = Index("steps", s);
     const Node& step_node = list->items[s];

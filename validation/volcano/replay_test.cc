@@ -2,16 +2,10 @@
 
 #include <doctest/doctest.h>
 
-#include "validation/core/loader.h"
+#include "validation/volcano/test_job.h"
 
 namespace jobset {
 namespace {
-
-VolcanoJob Decode(const std::string& yaml) {
-  SourceFile f = ParseSource("job.yaml", yaml);
-  REQUIRE(!f.documents.empty());
-  return DecodeVolcanoJob(f.documents[0].root);
-}
 
 const char kJob[] =
     "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: mpi}\nspec:\n"
@@ -109,7 +103,7 @@ TEST_CASE("volcano replay: scenario files name the field that is wrong") {
 }
 
 TEST_CASE("volcano replay: steps run in order and errors name the step") {
-  VolcanoJob job = Decode(kJob);
+  VolcanoJob job = DecodeTestJob(kJob);
   std::vector<VolcanoStep> steps;
   std::string error;
   for (const char* f : {"worker/1:PodEvicted", "master/0:PodEvicted"}) {
@@ -135,7 +129,7 @@ TEST_CASE("volcano replay: steps run in order and errors name the step") {
 }
 
 TEST_CASE("volcano explain: one cell per task and event, and the policies that never fire") {
-  VolcanoJob job = Decode(kJob);
+  VolcanoJob job = DecodeTestJob(kJob);
   std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
   // Per task: PodFailed exit 3, other codes, PodEvicted, PodPending, TaskCompleted, TaskFailed.
   REQUIRE(cells.size() == 2 * 6 + 1);

@@ -11,21 +11,11 @@
 
 #include "validation/core/field_path.h"
 #include "validation/core/k8s_names.h"
+#include "validation/core/strings.h"
 #include "validation/volcano/defaults.h"
 
 namespace jobset {
 namespace {
-
-bool Contains(const std::vector<std::string>& v, std::string_view s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\n");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 // "[a b]", as Go's %v prints a []string.
 std::string GoList(const std::vector<std::string>& v) {
@@ -42,9 +32,9 @@ void Error(const Node& object, std::vector<Finding>* out, std::string_view rule,
   f.rule = std::string(rule);
   f.severity = Severity::kError;
   f.field = std::string(locate);
-  f.message = Trim(upstream);
+  f.message = std::string(Trim(upstream, " \t\n"));
   if (!f.message.empty() && f.message.back() == ';')
-    f.message = Trim(f.message.substr(0, f.message.size() - 1));
+    f.message = std::string(Trim(f.message.substr(0, f.message.size() - 1), " \t\n"));
   f.upstream = std::move(upstream);
   f.mark = Locate(object, locate, at);
   out->push_back(std::move(f));
@@ -746,7 +736,7 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
 std::string VolcanoCreateMessage(const std::vector<Finding>& errors) {
   std::string msg;
   for (const Finding& f : errors) msg += f.upstream;
-  return Trim(msg);
+  return std::string(Trim(msg, " \t\n"));
 }
 
 }  // namespace jobset

@@ -1,0 +1,178 @@
+#include "validation/volcano/types.h"
+
+#include <algorithm>
+
+#include "validation/core/field_path.h"
+#include "validation/sim/duration.h"
+
+namespace jobset {
+namespace {
+
+// Reads an integer field; a value of another type is noted as a problem and skipped.
+bool ReadInt(const Node& parent, std::string_view key, const std::string& path, int64_t* out,
+             std::vector<std::string>* problems) {
+  const Node* v = parent.Find(key);
+  if (!v || v->is_null()) return false;
+  if (!v->is_int()) {
+    problems->push_back(Child(path, key) + ": want an integer, got " + Node::KindName(v->kind) +
+                        " (ignored)");
+    return false;
+  }
+  *out = v->integer;
+  return true;
+}
+
+std::string ReadString(const Node& parent, std::string_view key, const std::string& path,
+                       std::vector<std::string>* problems) {
+  const Node* v = parent.Find(key);
+  if (!v || v->is_null()) return "";
+  if (!v->is_string()) {
+    problems->push_back(Child(path, key) + ": want a string, got " + Node::KindName(v->kind) +
+                        " (ignored)");
+    return "";
+  }
+  return v->text;
+}
+
+std::vector<VolcanoPolicy> DecodePolicies(const Node& parent, const std::string& path,
+                                          std::vector<std::string>* problems) {
+  std::vector<VolcanoPolicy> out;
+  const Node* list = parent.Find("policies");
+  if (!list || list->is_null()) return out;
+  std::string base = Child(path, "policies");
+  if (!list->is_seq()) {
+    problems->push_back(base + ": want a list (ignored)");
+    return out;
+  }
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const Node& item = list->items[i];
+    VolcanoPolicy p;
+    p.path = Index(base, i);
+    p.mark = item.mark;
+    if (!item.is_map()) {
+      problems->push_back(p.path + ": want a mapping (ignored)");
+      continue;
+    }
+    auto add_event = [&](const std::string& e) {
+      if (!e.empty() && std::find(p.events.begin(), p.events.end(), e) == p.events.end())
+        p.events.push_back(e);
+    };
+    if (const Node* events = item.Find("events"); events && events->is_seq()) {
+      for (size_t k = 0; k < events->items.size(); ++k) {
+        if (events->items[k].is_string())
+          add_event(events->items[k].text);
+        else
+          problems->push_back(Index(Child(p.path, "events"), k) + ": want a string (ignored)");
+      }
+    } else if (events && !events->is_null()) {
+      problems->push_back(Child(p.path, "events") + ": want a list (ignored)");
+    }
+    add_event(ReadString(item, "event", p.path, problems));
+    p.has_exit_code = ReadInt(item, "exitCode", p.path, &p.exit_code, problems);
+    p.action = ReadString(item, "action", p.path, problems);
+    p.timeout = ReadString(item, "timeout", p.path, problems);
+    if (!p.timeout.empty()) {
+      std::string error;
+      if (ParseGoDuration(p.timeout, &p.timeout_s, &error)) {
+        p.has_timeout = p.timeout_s > 0;
+      } else {
+        problems->push_back(Child(p.path, "timeout") + ": " + error + " (ignored)");
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsVolcanoJob(const Node& object) {
+  return object.StringOr("apiVersion") == "batch.volcano.sh/v1alpha1" &&
+         object.StringOr("kind") == "Job";
+}
+
+VolcanoJob DecodeVolcanoJob(const Node& object) {
+  VolcanoJob job;
+  if (const Node* meta = object.Find("metadata")) {
+    job.name = ReadString(*meta, "name", "metadata", &job.problems);
+  }
+  static const Node kEmpty = Node::Map();
+  const Node* spec = object.Find("spec");
+  if (!spec || !spec->is_map()) {
+    if (spec && !spec->is_null()) job.problems.push_back("spec: want a mapping (ignored)");
+    spec = &kEmpty;
+  }
+  int64_t max_retry = 0;
+  ReadInt(*spec, "maxRetry", "spec", &max_retry, &job.problems);
+  // CRD default for an absent value, mutating webhook for 0 (mutate_job.go).
+  job.max_retry = max_retry == 0 ? 3 : max_retry;
+  if (max_retry == 0) job.defaulted.push_back("spec.maxRetry: 3");
+  job.has_min_success = ReadInt(*spec, "minSuccess", "spec", &job.min_success, &job.problems);
+
+  if (const Node* tasks = spec->Find("tasks"); tasks && tasks->is_seq()) {
+    for (size_t i = 0; i < tasks->items.size(); ++i) {
+      const Node& item = tasks->items[i];
+      std::string path = Index("spec.tasks", i);
+      if (!item.is_map()) {
+        job.problems.push_back(path + ": want a mapping (ignored)");
+        continue;
+      }
+      VolcanoTask t;
+      t.name = ReadString(item, "name", path, &job.problems);
+      if (t.name.empty()) {
+        t.name = "default" + std::to_string(i);
+        job.defaulted.push_back(Child(path, "name") + ": " + t.name);
+      }
+      ReadInt(item, "replicas", path, &t.replicas, &job.problems);
+      if (const Node* pp = item.Find("partitionPolicy"); pp && pp->is_map()) {
+        std::string pp_path = Child(path, "partitionPolicy");
+        t.has_partition = true;
+        ReadInt(*pp, "totalPartitions", pp_path, &t.partition.total_partitions, &job.problems);
+        ReadInt(*pp, "partitionSize", pp_path, &t.partition.partition_size, &job.problems);
+        ReadInt(*pp, "minPartitions", pp_path, &t.partition.min_partitions, &job.problems);
+      }
+      if (!ReadInt(item, "minAvailable", path, &t.min_available, &job.problems)) {
+        // mutate_job.go at ed72c7c8 (v1.16-alpha): partitions only when minPartitions > 0.
+        t.min_available = t.has_partition && t.partition.min_partitions > 0
+                              ? t.partition.min_partitions * t.partition.partition_size
+                              : t.replicas;
+        job.defaulted.push_back(Child(path, "minAvailable") + ": " +
+                                std::to_string(t.min_available));
+      }
+      int64_t task_retry = 0;
+      ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
+      t.max_retry = task_retry == 0 ? 3 : task_retry;
+      t.policies = DecodePolicies(item, path, &job.problems);
+      if (FindVolcanoTask(job, t.name) >= 0) {
+        // The webhook rejects this; the controller would look the name up to the first.
+        job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
+                               "': the controller finds the first task of that name");
+      }
+      job.tasks.push_back(std::move(t));
+    }
+  } else if (tasks && !tasks->is_null()) {
+    job.problems.push_back("spec.tasks: want a list (ignored)");
+  }
+
+  // mutate_job.go: 0 means unset; the sum uses the defaulted task values.
+  ReadInt(*spec, "minAvailable", "spec", &job.min_available, &job.problems);
+  if (job.min_available == 0) {
+    for (const VolcanoTask& t : job.tasks) job.min_available += t.min_available;
+    job.defaulted.push_back("spec.minAvailable: " + std::to_string(job.min_available));
+  }
+  job.policies = DecodePolicies(*spec, "spec", &job.problems);
+  return job;
+}
+
+int FindVolcanoTask(const VolcanoJob& job, std::string_view name) {
+  for (size_t i = 0; i < job.tasks.size(); ++i) {
+    if (job.tasks[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string VolcanoPodName(const VolcanoJob& job, int task, int64_t index) {
+  return job.name + "-" + job.tasks[task].name + "-" + std::to_string(index);
+}
+
+}  // namespace jobset
