@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "cmd/report.h"
 #include "validation/jobset/feature_gates.h"
 
 namespace jobset {
@@ -22,13 +23,10 @@ struct Described {
   std::string_view description;
 };
 
-/// Descriptions of enumerated option values; the values themselves come from the validators.
-constexpr std::array<Described, 18> kValueDescriptions = {{
-    {"text", "human-readable"},
-    {"json", "JSON, for scripts"},
-    {"sarif", "SARIF 2.1.0, for code scanning"},
-    {"github", "GitHub Actions workflow annotations"},
-    {"junit", "JUnit XML, for CI test reports"},
+/// Descriptions of enumerated option values besides lint's formats (LintFormats, whose help
+/// also describes text and json wherever they are offered); the values themselves come from
+/// the validators.
+constexpr std::array<Described, 13> kValueDescriptions = {{
     {"markdown", "Markdown, e.g. for a pull request"},
     {"error", "fail on errors only"},
     {"warning", "fail on warnings and errors"},
@@ -54,9 +52,11 @@ struct KnownValues {
 /// Options validated in their Run function. `lint -o` also takes FORMAT=FILE; the unit test checks
 /// the list against lint's own error message for an unknown format.
 const std::vector<KnownValues>& KnownOptionValues() {
-  static const std::vector<KnownValues> kKnown = {
-      {"lint", "output", {"text", "json", "sarif", "github", "junit"}},
-  };
+  static const std::vector<KnownValues> kKnown = [] {
+    KnownValues lint_output{"lint", "output", {}};
+    for (const LintFormat& f : LintFormats()) lint_output.values.push_back(f.name);
+    return std::vector<KnownValues>{lint_output};
+  }();
   return kKnown;
 }
 
@@ -113,6 +113,7 @@ std::string OneLine(std::string_view text) {
 
 /// The description of an enumerated value, or "".
 std::string_view ValueDescription(std::string_view value) {
+  if (const LintFormat* f = FindLintFormat(value)) return f->help;
   for (const Described& d : kValueDescriptions) {
     if (d.name == value) return d.description;
   }

@@ -1,32 +1,30 @@
 #include "cmd/jobset_objects.h"
 
-#include "cmd/other_kinds.h"
+#include "cmd/kind_commands.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/defaults.h"
 #include "validation/jobset/lint.h"
+#include "validation/lint/kinds.h"
 #include "validation/lint/lint.h"
 
 namespace jobset {
 
 namespace {
 
-const KindCommands* FindOtherKind(const Node& object) {
-  std::string_view api_version = object.StringOr("apiVersion");
-  std::string_view kind = object.StringOr("kind");
-  for (const KindCommands& k : OtherKindCommands()) {
-    if (k.api_version == api_version && k.kind == kind) return &k;
-  }
-  return nullptr;
-}
-
 // "JobSet (jobset.x-k8s.io/v1alpha2)", with the other kinds when `others` is asked for.
 std::string KindsWanted(bool others) {
-  std::string text = "JobSet (jobset.x-k8s.io/v1alpha2)";
+  auto named = [](const KindHandler& k) {
+    return std::string(k.kind) + " (" + std::string(k.api_version) + ")";
+  };
+  std::string text = named(FindKind(KindId::kJobSet));
   if (!others) return text;
-  const std::vector<KindCommands>& kinds = OtherKindCommands();
+  std::vector<const KindHandler*> kinds;
+  for (const KindCommands& c : KindCommandBindings()) {
+    if (c.explain != nullptr) kinds.push_back(&FindKind(c.kind));
+  }
   for (size_t i = 0; i < kinds.size(); ++i) {
     text += i + 1 == kinds.size() ? " or " : ", ";
-    text += std::string(kinds[i].kind) + " (" + std::string(kinds[i].api_version) + ")";
+    text += named(*kinds[i]);
   }
   return text;
 }
@@ -61,7 +59,7 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
     }
     for (const Node* o : objects) {
       if (others != nullptr) {
-        if (const KindCommands* k = FindOtherKind(*o)) {
+        if (const KindCommands* k = OwnKindCommands(*o)) {
           others->push_back({path, std::make_unique<Node>(*o), k});
           continue;
         }

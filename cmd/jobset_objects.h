@@ -28,7 +28,7 @@ struct LoadedJobSet {
 /// when the file cannot be read or holds a syntax error. Lint errors are counted, not fatal:
 /// explaining a rejected JobSet is still useful, and the caller says it was rejected.
 /// With `others`, objects of the other kinds explain and simulate understand
-/// (OtherKindCommands) are collected there too, and the file must hold at least one object of
+/// (KindCommandBindings) are collected there too, and the file must hold at least one object of
 /// any of these kinds; without it, at least one JobSet.
 bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector<LoadedJobSet>* out,
                  std::string* error, std::vector<OtherObject>* others = nullptr);

@@ -212,24 +212,24 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
   }
   options.gates_from_flag = !flags.feature_gates.empty();
   // Outputs: FORMAT or FORMAT=FILE; at most one goes to standard output.
-  std::vector<std::pair<std::string, std::string>> outputs;
+  std::vector<std::pair<const LintFormat*, std::string>> outputs;
   std::vector<std::string> requested = flags.outputs;
-  if (requested.empty()) requested.push_back("text");
+  if (requested.empty()) requested.push_back(std::string(LintFormats().front().name));
   for (const std::string& o : requested) {
     size_t eq = o.find('=');
     std::string format = o.substr(0, eq);
     std::string file = eq == std::string::npos ? "" : o.substr(eq + 1);
-    if (format != "text" && format != "json" && format != "sarif" && format != "github" &&
-        format != "junit") {
-      err << "error: --output: unknown format '" << format
-          << "' (text, json, sarif, github, junit; FORMAT=FILE writes to a file)\n";
+    const LintFormat* known = FindLintFormat(format);
+    if (known == nullptr) {
+      err << "error: --output: unknown format '" << format << "' (" << LintFormatNames(false)
+          << "; FORMAT=FILE writes to a file)\n";
       return 2;
     }
     if (eq != std::string::npos && file.empty()) {
       err << "error: --output " << o << ": missing file name after '='\n";
       return 2;
     }
-    outputs.push_back({format, file});
+    outputs.push_back({known, file});
   }
   if (fix_stdin && !flags.outputs.empty() &&
       std::any_of(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); })) {
@@ -303,17 +303,7 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
   }
   std::ostream& report = fix_stdin ? err : out;
   for (const auto& [format, file] : outputs) {
-    std::string text;
-    if (format == "json")
-      text = RenderJson(results);
-    else if (format == "sarif")
-      text = RenderSarif(results);
-    else if (format == "github")
-      text = RenderGithub(results);
-    else if (format == "junit")
-      text = RenderJunit(results);
-    else
-      text = RenderText(results, file.empty() && UseColor(flags.color));
+    std::string text = format->render(results, file.empty() && UseColor(flags.color));
     if (file.empty()) {
       report << text;
       continue;

@@ -10,6 +10,7 @@
 #include "cmd/explain_command.h"
 #include "cmd/lint_command.h"
 #include "cmd/netcheck_command.h"
+#include "cmd/report.h"
 #include "cmd/simulate_command.h"
 #include "validation/core/rule_registry.h"
 #include "validation/core/suggest.h"
@@ -289,8 +290,8 @@ int main(int argc, char** argv) {
   lint_cmd->add_flag("-R,--recursive", lint.recursive, "Descend into directories");
   lint_cmd
       ->add_option("-o,--output", lint.outputs,
-                   "Output format: text (default), json, sarif, github, junit; repeat it, "
-                   "with FORMAT=FILE for files (-o text -o sarif=lint.sarif)")
+                   "Output format: " + jobset::LintFormatNames(true) +
+                       "; repeat it, with FORMAT=FILE for files (-o text -o sarif=lint.sarif)")
       ->allow_extra_args(false);
   lint_cmd->add_option("--config", lint.config,
                        "Config file (default: .kubectl-jobset.yaml in the file's folder or above)");

@@ -317,4 +317,37 @@ std::string RenderJunit(const std::vector<FileResult>& results) {
   return out;
 }
 
+const std::vector<LintFormat>& LintFormats() {
+  // Add a format here: its name, its help and its renderer (declared in report.h).
+  static const std::vector<LintFormat> formats = {
+      {"text", "human-readable", &RenderText},
+      {"json", "JSON, for scripts",
+       [](const std::vector<FileResult>& r, bool) { return RenderJson(r); }},
+      {"sarif", "SARIF 2.1.0, for code scanning",
+       [](const std::vector<FileResult>& r, bool) { return RenderSarif(r); }},
+      {"github", "GitHub Actions workflow annotations",
+       [](const std::vector<FileResult>& r, bool) { return RenderGithub(r); }},
+      {"junit", "JUnit XML, for CI test reports",
+       [](const std::vector<FileResult>& r, bool) { return RenderJunit(r); }},
+  };
+  return formats;
+}
+
+const LintFormat* FindLintFormat(std::string_view name) {
+  for (const LintFormat& f : LintFormats()) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::string LintFormatNames(bool mark_default) {
+  std::string out;
+  for (const LintFormat& f : LintFormats()) {
+    if (!out.empty()) out += ", ";
+    out += f.name;
+    if (mark_default && &f == &LintFormats().front()) out += " (default)";
+  }
+  return out;
+}
+
 }  // namespace jobset

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "validation/lint/lint.h"
@@ -33,5 +34,24 @@ std::string RenderGithub(const std::vector<FileResult>& results);
 
 /// JUnit XML: a test suite per file, a test case per object, a failure per error or warning.
 std::string RenderJunit(const std::vector<FileResult>& results);
+
+/// One output format of `lint -o`: declared once, so that lint's check and dispatch, the help
+/// text and shell completion all read this table.
+struct LintFormat {
+  std::string_view name;  ///< The word after -o.
+  std::string_view help;  ///< What it is, for shell completion.
+  /// Renders a run; `color` (a terminal that wants colour) matters to text only.
+  std::string (*render)(const std::vector<FileResult>& results, bool color);
+};
+
+/// Every format of `lint -o`, the default (text) first.
+const std::vector<LintFormat>& LintFormats();
+
+/// The format called `name`, or nullptr.
+const LintFormat* FindLintFormat(std::string_view name);
+
+/// The names, comma-separated ("text, json, ..."); with `mark_default`, the first followed by
+/// " (default)".
+std::string LintFormatNames(bool mark_default);
 
 }  // namespace jobset

@@ -55,3 +55,26 @@ TEST_CASE("report: JSON and SARIF carry the edits, offsets counting the byte ord
 }
 
 }  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("report: each lint format is declared once, with its help and renderer") {
+  const std::vector<LintFormat>& formats = LintFormats();
+  REQUIRE(!formats.empty());
+  CHECK(formats.front().name == "text");  // the default
+  std::vector<FileResult> results = WithFix();
+  for (const LintFormat& f : formats) {
+    CAPTURE(f.name);
+    CHECK(!f.help.empty());
+    REQUIRE((f.render != nullptr));
+    CHECK(FindLintFormat(f.name) == &f);
+    CHECK(!f.render(results, false).empty());
+  }
+  CHECK(FindLintFormat("json")->render(results, false) == RenderJson(results));
+  CHECK(FindLintFormat("text")->render(results, true) == RenderText(results, true));
+  CHECK(FindLintFormat("markdown") == nullptr);  // explain's, not lint's
+  CHECK(LintFormatNames(false) == "text, json, sarif, github, junit");
+  CHECK(LintFormatNames(true) == "text (default), json, sarif, github, junit");
+}
+
+}  // namespace jobset

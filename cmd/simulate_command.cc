@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/jobset_objects.h"
-#include "cmd/other_kinds.h"
+#include "cmd/kind_commands.h"
 #include "cmd/simulate_inputs.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/policy_engine.h"

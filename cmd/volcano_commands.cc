@@ -12,6 +12,7 @@
 #include "cmd/text_table.h"
 #include "validation/core/loader.h"
 #include "validation/sim/duration.h"
+#include "validation/volcano/defaults.h"
 #include "validation/volcano/lifecycle.h"
 #include "validation/volcano/monte_carlo.h"
 #include "validation/volcano/replay.h"
@@ -20,8 +21,6 @@ namespace jobset {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr std::string_view kApiVersion = "batch.volcano.sh/v1alpha1";
 
 // Problems met while decoding, on standard error: the object is still explained.
 void WarnProblems(const VolcanoJob& job, const std::string& file, std::ostream& err) {
@@ -169,8 +168,8 @@ json NullOr(const std::string& s) { return s.empty() ? json(nullptr) : json(s); 
 json ExplainJson(const VolcanoJob& job, const std::vector<VolcanoExplainCell>& cells,
                  const std::vector<VolcanoDeadPolicy>& dead) {
   json o;
-  o["kind"] = "Job";
-  o["apiVersion"] = kApiVersion;
+  o["kind"] = kVolcanoKind;
+  o["apiVersion"] = kVolcanoApiVersion;
   o["name"] = job.name;
   o["maxRetry"] = job.max_retry;
   o["minAvailable"] = job.min_available;
@@ -339,8 +338,8 @@ json ReplayJson(const VolcanoJob& job, const VolcanoReplayResult& result) {
                 {"maxRetry", job.max_retry},
                 {"version", result.state.version},
                 {"pods", PodsJson(job, result.state)}};
-  return json{{"kind", "Job"},
-              {"apiVersion", kApiVersion},
+  return json{{"kind", kVolcanoKind},
+              {"apiVersion", kVolcanoApiVersion},
               {"name", job.name},
               {"steps", std::move(steps)},
               {"final", std::move(final)}};
@@ -470,8 +469,8 @@ json MonteCarloJson(const VolcanoJob& job, const VolcanoMonteCarloResult& r) {
   json actions = json::object();
   for (const auto& [name, mean] : r.actions) actions[name] = mean;
   const FinishTimes& t = r.time_to_finish;
-  return json{{"kind", "Job"},
-              {"apiVersion", kApiVersion},
+  return json{{"kind", kVolcanoKind},
+              {"apiVersion", kVolcanoApiVersion},
               {"name", job.name},
               {"monteCarlo",
                {{"runs", r.runs},

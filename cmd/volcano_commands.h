@@ -1,5 +1,5 @@
 // `explain` and `simulate` for Volcano batch.volcano.sh/v1alpha1 Jobs (the KindCommands entry of
-// cmd/other_kinds.cc); the contract is docs/contract/volcano-sim.md.
+// cmd/kind_commands.cc); the contract is docs/contract/volcano-sim.md.
 #pragma once
 
 #include <iosfwd>

@@ -32,6 +32,33 @@ std::string ObjectNameForLog(const AdmissionRequest& request) {
 
 }  // namespace
 
+const std::vector<KindAdmission>& KindAdmissions() {
+  // Bind a kind here, at the index of its KindId (a test checks every kind is bound).
+  static const std::vector<KindAdmission> kinds = {
+      {KindId::kJobSet, kMutateJobSetPath, kValidateJobSetPath,
+       [](const AdmissionRequest& request, const AdmissionOptions&) {
+         return MutateJobSet(request);
+       },
+       [](AdmissionRequest* request, const AdmissionOptions& options) {
+         return ValidateJobSetInPlace(request, options.lint);
+       }},
+      {KindId::kVolcanoJob, kMutateVolcanoPath, kValidateVolcanoPath,
+       [](const AdmissionRequest& request, const AdmissionOptions& options) {
+         return MutateVolcanoJob(request, options.volcano_scheduler_name);
+       },
+       [](AdmissionRequest* request, const AdmissionOptions& options) {
+         return ValidateVolcanoJob(*request, options.lint);
+       }},
+      // FrameworkController has no admission webhook upstream: nothing to serve.
+      {KindId::kFramework, nullptr, nullptr, nullptr, nullptr},
+  };
+  return kinds;
+}
+
+const char* AdmissionPath(const KindAdmission& kind, AdmissionVerb verb) {
+  return verb == AdmissionVerb::kMutate ? kind.mutate_path : kind.validate_path;
+}
+
 bool IsJsonContentType(std::string_view content_type) {
   std::string_view media = content_type.substr(0, content_type.find(';'));
   while (!media.empty() && std::isspace(static_cast<unsigned char>(media.front()))) {
@@ -63,20 +90,12 @@ HttpReply HandleAdmission(Endpoint endpoint, std::string_view content_type, std:
   if (!DecodeReview(std::move(parsed), &request, &error)) {
     return BadRequest("request body is not an AdmissionReview: " + error);
   }
+  const KindAdmission& kind = KindAdmissions()[static_cast<size_t>(endpoint.kind)];
   AdmissionResponse response;
-  switch (endpoint) {
-    case Endpoint::kMutateJobSet:
-      response = MutateJobSet(request);
-      break;
-    case Endpoint::kValidateJobSet:
-      response = ValidateJobSetInPlace(&request, options.lint);
-      break;
-    case Endpoint::kMutateVolcano:
-      response = MutateVolcanoJob(request, options.volcano_scheduler_name);
-      break;
-    case Endpoint::kValidateVolcano:
-      response = ValidateVolcanoJob(request, options.lint);
-      break;
+  if (endpoint.verb == AdmissionVerb::kMutate) {
+    response = kind.mutate ? kind.mutate(request, options) : AllowedResponse();
+  } else {
+    response = kind.validate ? kind.validate(&request, options) : AllowedResponse();
   }
   HttpReply reply;
   reply.status = 200;

@@ -5,14 +5,36 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "validation/core/json_node.h"
+#include "validation/lint/kinds.h"
 #include "validation/lint/lint.h"
+#include "webhook/review.h"
 
 namespace jobset::webhook {
 
-/// Which webhook a request was sent to.
-enum class Endpoint { kMutateJobSet, kValidateJobSet, kMutateVolcano, kValidateVolcano };
+/// The two webhooks of a kind: the mutating one (defaults, as a patch) and the validating one.
+enum class AdmissionVerb { kMutate, kValidate };
+
+/// Which webhook a request was sent to: one kind's mutating or validating webhook.
+struct Endpoint {
+  KindId kind;
+  AdmissionVerb verb;
+  // Shorthands for tests, benchmarks and the fuzz target.
+  static const Endpoint kMutateJobSet, kValidateJobSet, kMutateVolcano, kValidateVolcano;
+};
+inline constexpr Endpoint Endpoint::kMutateJobSet{KindId::kJobSet, AdmissionVerb::kMutate};
+inline constexpr Endpoint Endpoint::kValidateJobSet{KindId::kJobSet, AdmissionVerb::kValidate};
+inline constexpr Endpoint Endpoint::kMutateVolcano{KindId::kVolcanoJob, AdmissionVerb::kMutate};
+inline constexpr Endpoint Endpoint::kValidateVolcano{KindId::kVolcanoJob, AdmissionVerb::kValidate};
+
+/// The HTTPS paths (the upstream projects' own, so their webhook configurations can point
+/// here unchanged).
+inline constexpr char kMutateJobSetPath[] = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
+inline constexpr char kValidateJobSetPath[] = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
+inline constexpr char kMutateVolcanoPath[] = "/jobs/mutate";
+inline constexpr char kValidateVolcanoPath[] = "/jobs/validate";
 
 /// What decisions depend on.
 struct AdmissionOptions {
@@ -37,6 +59,24 @@ struct HttpReply {
   std::string uid, api_version, kind, name, namespace_name, operation;
   bool dry_run = false;
 };
+
+/// The webhook's binding of one supported kind: the paths its webhooks are served on and what
+/// they answer. A kind the webhook does not serve has null paths and functions.
+struct KindAdmission {
+  KindId kind;
+  const char* mutate_path;    ///< e.g. kMutateJobSetPath; nullptr: not served.
+  const char* validate_path;  ///< e.g. kValidateJobSetPath; nullptr: not served.
+  /// The mutating webhook's answer (requests of other kinds are allowed untouched).
+  AdmissionResponse (*mutate)(const AdmissionRequest& request, const AdmissionOptions& options);
+  /// The validating webhook's answer; it may default `request->object` in place.
+  AdmissionResponse (*validate)(AdmissionRequest* request, const AdmissionOptions& options);
+};
+
+/// The binding of every supported kind, in SupportedKinds() order (one entry per KindId).
+const std::vector<KindAdmission>& KindAdmissions();
+
+/// The path `verb` of `kind` is served on, or nullptr.
+const char* AdmissionPath(const KindAdmission& kind, AdmissionVerb verb);
 
 /// Answers one POST to a webhook path. A body that is not JSON (or nested deeper than
 /// the bound), not an AdmissionReview, or sent with a Content-Type other than

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "validation/schema/schema.h"
 
@@ -125,6 +126,55 @@ TEST_CASE("handler: the name logged for generateName objects") {
   generated.replace(generated.find("\"name\":\"js\""), 11, "\"generateName\":\"js-\"");
   HttpReply r = Validate(Review("admission.k8s.io/v1", "u", "CREATE", generated));
   CHECK(r.name == "js-*");
+}
+
+}  // namespace jobset::webhook
+
+namespace jobset::webhook {
+
+TEST_CASE("handler: every supported kind is bound, in table order, to distinct paths") {
+  const std::vector<KindAdmission>& bound = KindAdmissions();
+  REQUIRE(bound.size() == SupportedKinds().size());
+  std::set<std::string> paths;
+  for (size_t i = 0; i < bound.size(); ++i) {
+    const KindHandler& row = SupportedKinds()[i];
+    CAPTURE(row.title);
+    CHECK(bound[i].kind == row.id);
+    // Served: both webhooks, and the row has what they run on. Not served: nothing at all.
+    bool served = bound[i].mutate_path != nullptr;
+    CHECK((bound[i].validate_path != nullptr) == served);
+    CHECK((bound[i].mutate != nullptr) == served);
+    CHECK((bound[i].validate != nullptr) == served);
+    if (!served) continue;
+    CHECK((row.lint_update != nullptr));
+    CHECK((row.webhook_defaults != nullptr));
+    CHECK(paths.insert(bound[i].mutate_path).second);
+    CHECK(paths.insert(bound[i].validate_path).second);
+  }
+  CHECK(paths.size() == 4);  // the JobSet and Volcano paths
+}
+
+TEST_CASE("handler: each served kind's paths judge that kind and let the others through") {
+  for (const KindAdmission& served : KindAdmissions()) {
+    if (!served.validate_path) continue;
+    for (const KindHandler& row : SupportedKinds()) {
+      CAPTURE(served.validate_path);
+      CAPTURE(row.title);
+      // An object of `row` with a name the API server refuses.
+      std::string body =
+          R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+          R"("kind":{"group":")" +
+          std::string(ApiGroupOf(row)) + R"(","version":")" + std::string(ServedVersionOf(row)) +
+          R"(","kind":")" + std::string(row.kind) +
+          R"("},"namespace":"ns","operation":"CREATE","object":{"apiVersion":")" +
+          std::string(row.api_version) + R"(","kind":")" + std::string(row.kind) +
+          R"(","metadata":{"name":"Bad_Name","namespace":"ns"}}}})";
+      HttpReply reply = HandleAdmission(Endpoint{served.kind, AdmissionVerb::kValidate},
+                                        "application/json", body, Options());
+      CHECK(reply.status == 200);
+      CHECK(reply.verdict == (row.id == served.kind ? "denied" : "allowed"));
+    }
+  }
 }
 
 }  // namespace jobset::webhook

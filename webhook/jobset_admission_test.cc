@@ -7,6 +7,7 @@
 
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
+#include "validation/jobset/defaults.h"
 #include "validation/schema/schema.h"
 
 namespace jobset::webhook {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <utility>
+#include <vector>
 
 #include "validation/schema/schema.h"
 #include "webhook/review.h"
@@ -43,8 +44,13 @@ std::string ReasonFor(int status) {
 
 // Metrics label for a path: the served ones, else "other" (bounded cardinality).
 const char* PathLabel(const std::string& path) {
-  for (const char* known : {kMutateJobSetPath, kValidateJobSetPath, kMutateVolcanoPath,
-                            kValidateVolcanoPath, "/healthz", "/readyz", "/metrics"}) {
+  for (const KindAdmission& kind : KindAdmissions()) {
+    for (AdmissionVerb verb : {AdmissionVerb::kMutate, AdmissionVerb::kValidate}) {
+      const char* known = AdmissionPath(kind, verb);
+      if (known && path == known) return known;
+    }
+  }
+  for (const char* known : {"/healthz", "/readyz", "/metrics"}) {
     if (path == known) return known;
   }
   return "other";
@@ -259,24 +265,20 @@ void WebhookServer::ServeAdmission(Endpoint endpoint, const char* path, const ht
 void WebhookServer::AddAdmissionRoutes(httplib::Server& server) {
   // Routing is on the path alone: the API server appends "?timeout=10s", which cpp-httplib
   // parses into parameters.
-  server.Post(kMutateJobSetPath, [this](const httplib::Request& req, httplib::Response& res,
-                                        const httplib::ContentReader& reader) {
-    ServeAdmission(Endpoint::kMutateJobSet, kMutateJobSetPath, req, reader, res);
-  });
-  server.Post(kValidateJobSetPath, [this](const httplib::Request& req, httplib::Response& res,
-                                          const httplib::ContentReader& reader) {
-    ServeAdmission(Endpoint::kValidateJobSet, kValidateJobSetPath, req, reader, res);
-  });
-  server.Post(kMutateVolcanoPath, [this](const httplib::Request& req, httplib::Response& res,
-                                         const httplib::ContentReader& reader) {
-    ServeAdmission(Endpoint::kMutateVolcano, kMutateVolcanoPath, req, reader, res);
-  });
-  server.Post(kValidateVolcanoPath, [this](const httplib::Request& req, httplib::Response& res,
-                                           const httplib::ContentReader& reader) {
-    ServeAdmission(Endpoint::kValidateVolcano, kValidateVolcanoPath, req, reader, res);
-  });
-  for (const char* path :
-       {kMutateJobSetPath, kValidateJobSetPath, kMutateVolcanoPath, kValidateVolcanoPath}) {
+  std::vector<const char*> paths;
+  for (const KindAdmission& kind : KindAdmissions()) {
+    for (AdmissionVerb verb : {AdmissionVerb::kMutate, AdmissionVerb::kValidate}) {
+      const char* path = AdmissionPath(kind, verb);
+      if (!path) continue;
+      Endpoint endpoint{kind.kind, verb};
+      server.Post(path, [this, endpoint, path](const httplib::Request& req, httplib::Response& res,
+                                               const httplib::ContentReader& reader) {
+        ServeAdmission(endpoint, path, req, reader, res);
+      });
+      paths.push_back(path);
+    }
+  }
+  for (const char* path : paths) {
     server.Get(path, [this, path](const httplib::Request& req, httplib::Response& res) {
       res.status = 405;
       res.set_header("Allow", "POST");

@@ -15,13 +15,6 @@
 
 namespace jobset::webhook {
 
-/// The HTTPS paths (the upstream projects' own, so their webhook configurations can point
-/// here unchanged).
-inline constexpr char kMutateJobSetPath[] = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
-inline constexpr char kValidateJobSetPath[] = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
-inline constexpr char kMutateVolcanoPath[] = "/jobs/mutate";
-inline constexpr char kValidateVolcanoPath[] = "/jobs/validate";
-
 /// Both listeners, their routes, and the cpp-httplib settings that make 0.11.4 fit for an
 /// admission webhook (see README.md): a thread per connection, bounded bodies, timeouts,
 /// long keep-alive, TCP_NODELAY, a real listen backlog, certificates from the store.

@@ -23,12 +23,10 @@
 
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
-#include "validation/jobset/defaults.h"
-#include "validation/jobset/types.h"
+#include "validation/core/patch.h"
+#include "validation/lint/kinds.h"
 #include "validation/schema/schema.h"
-#include "validation/volcano/defaults.h"
-#include "webhook/jobset_admission.h"
-#include "webhook/volcano_admission.h"
+#include "webhook/admission_handler.h"
 
 namespace jobset::webhook {
 namespace {
@@ -48,11 +46,7 @@ bool ReadJson(const std::string& text, Node* out) {
   return true;
 }
 
-bool IsVolcanoJob(const Node& n) {
-  return n.StringOr("apiVersion") == kVolcanoApiVersion && n.StringOr("kind") == kVolcanoKind;
-}
-
-int Objects(const std::vector<std::string>& paths, bool volcano) {
+int Objects(const std::vector<std::string>& paths, const KindHandler& kind) {
   std::vector<std::string> files;
   std::string error;
   if (!ExpandPaths(paths, true, &files, &error)) {
@@ -77,7 +71,7 @@ int Objects(const std::vector<std::string>& paths, bool volcano) {
         objects.push_back(&root);
       }
       for (const Node* object : objects) {
-        if (!object->is_map() || !(volcano ? IsVolcanoJob(*object) : IsJobSet(*object))) continue;
+        if (!object->is_map() || FindKindHandler(*object) != &kind) continue;
         std::cout << "{\"file\":" << NodeToJsonText(Node::String(path))
                   << ",\"document\":" << doc.index << ",\"object\":" << NodeToJsonText(*object)
                   << "}\n";
@@ -87,47 +81,38 @@ int Objects(const std::vector<std::string>& paths, bool volcano) {
   return 0;
 }
 
-int Default(bool volcano) {
+int Default(const KindHandler& kind) {
   Node object;
   if (!ReadJson(ReadStdin(), &object)) return 2;
   std::vector<PatchOp> ops;
-  if (volcano) {
-    ApplyVolcanoCrdDefaults(&object, &ops);
-  } else {
-    ApplyCrdDefaults(&object, &ops);
-  }
+  kind.crd_defaults(&object, &ops);
   Node crd = object;
   ops.clear();
-  if (volcano) {
-    ApplyVolcanoWebhookDefaults(&object, kVolcanoDefaultScheduler, &ops);
-  } else {
-    ApplyWebhookDefaults(&object, &ops);
-  }
+  kind.webhook_defaults(&object, &ops);
   std::cout << "{\"crd\":" << NodeToJsonText(crd) << ",\"webhook\":" << NodeToJsonText(object)
             << ",\"ops\":" << ops.size() << "}\n";
   return 0;
 }
 
-int Verdict(const std::string& gates_text, bool volcano) {
+int Verdict(const std::string& gates_text, const KindHandler& kind) {
   Node input;
   if (!ReadJson(ReadStdin(), &input)) return 2;
-  LintOptions options;
+  AdmissionOptions options;
   std::string error;
-  if (!ParseFeatureGates(gates_text, &options.gates, &error)) {
+  if (!ParseFeatureGates(gates_text, &options.lint.gates, &error)) {
     std::cerr << "error: " << error << "\n";
     return 2;
   }
-  options.schema = BuiltinJobSetSchema();
+  options.lint.schema = BuiltinJobSetSchema();
   AdmissionRequest request;
   request.api_version = kAdmissionV1;
   request.uid = "testtool";
-  request.kind = volcano ? GroupVersionKind{"batch.volcano.sh", "v1alpha1", "Job"}
-                         : GroupVersionKind{"jobset.x-k8s.io", "v1alpha2", "JobSet"};
+  request.kind = {std::string(ApiGroupOf(kind)), std::string(ServedVersionOf(kind)),
+                  std::string(kind.kind)};
   request.operation = std::string(input.StringOr("operation", "CREATE"));
   if (Node* o = input.Find("object")) request.object = *o;
   if (Node* o = input.Find("oldObject")) request.old_object = *o;
-  AdmissionResponse r =
-      volcano ? ValidateVolcanoJob(request, options) : ValidateJobSet(request, options);
+  AdmissionResponse r = KindAdmissions()[static_cast<size_t>(kind.id)].validate(&request, options);
   Json out = {{"allowed", r.allowed},
               {"code", r.status ? r.status->code : 0},
               {"message", r.status ? r.status->message : ""},
@@ -219,9 +204,11 @@ int main(int argc, char** argv) {
   bench->add_option("-n", bench_flags.requests);
   bench->add_option("--warmup", bench_flags.warmup);
   CLI11_PARSE(app, argc, argv);
-  if (*objects) return Objects(paths, volcano);
-  if (*defaults) return Default(volcano);
-  if (*verdict) return Verdict(gates, volcano);
+  const jobset::KindHandler& kind =
+      jobset::FindKind(volcano ? jobset::KindId::kVolcanoJob : jobset::KindId::kJobSet);
+  if (*objects) return Objects(paths, kind);
+  if (*defaults) return Default(kind);
+  if (*verdict) return Verdict(gates, kind);
   if (*bench) return Bench(bench_flags);
   return 2;
 }

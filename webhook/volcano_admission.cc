@@ -5,15 +5,14 @@
 
 #include "validation/core/rule_registry.h"
 #include "validation/lint/config.h"
+#include "validation/lint/kinds.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lint.h"
 #include "validation/volcano/validation.h"
-#include "webhook/jobset_admission.h"
+#include "webhook/admission_response.h"
 
 namespace jobset::webhook {
 namespace {
-
-constexpr char kGroup[] = "batch.volcano.sh";
 
 bool FromWebhook(const Finding& f) {
   const RuleInfo* r = FindRule(f.rule);
@@ -23,14 +22,7 @@ bool FromWebhook(const Finding& f) {
 }  // namespace
 
 bool IsVolcanoJobRequest(const AdmissionRequest& request) {
-  if (!request.sub_resource.empty()) return false;
-  if (request.kind.kind.empty() && request.kind.group.empty()) {
-    return request.object && request.object->is_map() &&
-           request.object->StringOr("apiVersion") == kVolcanoApiVersion &&
-           request.object->StringOr("kind") == kVolcanoKind;
-  }
-  return request.kind.group == kGroup && request.kind.version == "v1alpha1" &&
-         request.kind.kind == kVolcanoKind;
+  return IsRequestFor(request, FindKind(KindId::kVolcanoJob));
 }
 
 AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request,
@@ -59,7 +51,9 @@ AdmissionResponse ValidateVolcanoJob(const AdmissionRequest& request,
   if (!schema_errors.empty()) {
     // kube-apiserver rejects these before it calls the validating webhook.
     response.allowed = false;
-    response.status = InvalidStatus(ObjectName(*request.object), schema_errors, "Job", kGroup);
+    const KindHandler& volcano = FindKind(KindId::kVolcanoJob);
+    response.status = InvalidStatus(ObjectName(*request.object), schema_errors, volcano.kind,
+                                    ApiGroupOf(volcano));
   } else if (!webhook_errors.empty()) {
     response.allowed = false;
     std::string message =

@@ -2,11 +2,15 @@
 
 #include <cctype>
 
+#include "validation/core/patch.h"
 #include "validation/core/suggest.h"
 #include "validation/framework/lint.h"
 #include "validation/framework/types.h"
+#include "validation/jobset/defaults.h"
+#include "validation/jobset/fix.h"
 #include "validation/jobset/lint.h"
 #include "validation/jobset/types.h"
+#include "validation/jobset/update.h"
 #include "validation/lint/lint.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lint.h"
@@ -18,8 +22,19 @@ namespace {
 std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
   return LintJobSet(object, options.gates, options.schema.get());
 }
+std::vector<Finding> LintJobSetUpdate(const Node& old_object, const Node& new_object,
+                                      const LintOptions& options) {
+  return LintUpdate(old_object, new_object, options.gates, options.schema.get());
+}
 std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
   return LintVolcanoJob(object);
+}
+std::vector<Finding> LintVolcanoJobUpdate(const Node& old_object, const Node& new_object,
+                                          const LintOptions&) {
+  return LintVolcanoUpdate(old_object, new_object);
+}
+void VolcanoWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
+  ApplyVolcanoWebhookDefaults(object, kVolcanoDefaultScheduler, patch);
 }
 std::vector<Finding> LintFrameworkObject(const Node& object, const LintOptions&) {
   return LintFramework(object);
@@ -28,17 +43,25 @@ std::vector<Finding> LintFrameworkObject(const Node& object, const LintOptions&)
 }  // namespace
 
 const std::vector<KindHandler>& SupportedKinds() {
-  // Add a kind here: its apiVersion, kind and lint function (declared in its own header).
+  // Add a kind here, at the index of its KindId: its identity and checks (declared in its own
+  // folder's headers); then bind it in cmd/kind_commands.cc and webhook/kind_admission.cc.
   static const std::vector<KindHandler> kinds = {
-      {kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset"},
-      // Volcano Job (validation/volcano/lint.h).
-      {kVolcanoApiVersion, kVolcanoKind, &LintVolcanoObject, "Volcano Job", "volcano"},
-      // FrameworkController Framework (validation/framework/lint.h).
-      {kFrameworkApiVersion, kFrameworkKind, &LintFrameworkObject, "FrameworkController Framework",
-       "frameworkcontroller"},
+      {KindId::kJobSet, kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset", "",
+       &AttachFixes, &LintJobSetUpdate, &ApplyCrdDefaults, &ApplyWebhookDefaults},
+      // Volcano Job (validation/volcano/).
+      {KindId::kVolcanoJob, kVolcanoApiVersion, kVolcanoKind, &LintVolcanoObject, "Volcano Job",
+       "volcano", "volcano/", nullptr, &LintVolcanoJobUpdate, &ApplyVolcanoCrdDefaults,
+       &VolcanoWebhookDefaults},
+      // FrameworkController Framework (validation/framework/): no webhook, so no update check
+      // and no defaulting.
+      {KindId::kFramework, kFrameworkApiVersion, kFrameworkKind, &LintFrameworkObject,
+       "FrameworkController Framework", "frameworkcontroller", "framework/", nullptr, nullptr,
+       nullptr, nullptr},
   };
   return kinds;
 }
+
+const KindHandler& FindKind(KindId id) { return SupportedKinds()[static_cast<size_t>(id)]; }
 
 const KindHandler* FindKindHandler(const Node& object) {
   if (!object.is_map()) return nullptr;
@@ -104,6 +127,14 @@ Finding IdentityFinding(const char* rule, const std::string& field, Mark mark,
 }
 
 }  // namespace
+
+std::string_view ApiGroupOf(const KindHandler& kind) {
+  return SplitApiVersion(kind.api_version).first;
+}
+
+std::string_view ServedVersionOf(const KindHandler& kind) {
+  return SplitApiVersion(kind.api_version).second;
+}
 
 bool FindIdentityProblem(const Node& object, Finding* finding) {
   if (!object.is_map()) return false;

@@ -1,6 +1,9 @@
-// The kinds lint understands, told apart by apiVersion and kind, each with its own checks.
+// The kind table: every supported kind, told apart by apiVersion and kind, with its own checks.
+// Adding a kind means a folder validation/<kind>/ and one row in SupportedKinds (kinds.cc), then
+// one entry in each face's binding array (cmd/kind_commands.cc, webhook/kind_admission.cc).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -10,10 +13,17 @@
 namespace jobset {
 
 struct LintOptions;
+struct PatchOp;
 
-/// One supported kind: how to recognise it and how to check one object of it.
+/// A supported kind, as the faces (cmd/, webhook/) bind their own per-kind functions to it: each
+/// face holds one binding array with an entry for every id, checked by its tests.
+enum class KindId { kJobSet, kVolcanoJob, kFramework };
+
+/// One supported kind: its identity and what the validation core does with one object of it.
+/// The table of them (SupportedKinds) is the one place a kind is declared.
 struct KindHandler {
-  std::string_view api_version;  ///< e.g. "jobset.x-k8s.io/v1alpha2".
+  KindId id;
+  std::string_view api_version;  ///< The one served group/version, e.g. "jobset.x-k8s.io/v1alpha2".
   std::string_view kind;         ///< e.g. "JobSet".
   /// Checks one object as the API server (and our analysis) would on CREATE. Findings are
   /// placed in `object` (line and column) but carry no file.
@@ -22,13 +32,38 @@ struct KindHandler {
   /// A word that only this project's API groups hold ("volcano"): an apiVersion group with it
   /// is a misspelling of ours, as is one a few edits away.
   std::string_view group_word;
+  /// The rule-id prefix of the kind's own rules ("volcano/"); empty for JobSet, whose rules are
+  /// named after the field they check (failure-policy/..., replicated-job/...).
+  std::string_view rule_prefix;
+  /// `lint --fix`: attaches the certain fixes to the kind's findings on `object`, a document of
+  /// `text` (line_starts = LineStarts(text)). nullptr: the kind has no fixes.
+  void (*attach_fixes)(const Node& object, std::string_view text,
+                       const std::vector<size_t>& line_starts, std::vector<Finding>* findings);
+  /// Checks an UPDATE from `old_object` to `new_object` (transition rules and the upstream
+  /// webhook's ValidateUpdate). nullptr: no update check (the webhook does not serve the kind).
+  std::vector<Finding> (*lint_update)(const Node& old_object, const Node& new_object,
+                                      const LintOptions& options);
+  /// The CRD's structural defaults, as kube-apiserver applies them on decode. nullptr: none.
+  void (*crd_defaults)(Node* object, std::vector<PatchOp>* patch);
+  /// The upstream mutating webhook's defaults (with its default settings), on a CRD-defaulted
+  /// object. nullptr: the kind has no mutating webhook.
+  void (*webhook_defaults)(Node* object, std::vector<PatchOp>* patch);
 };
 
-/// Every supported kind, JobSet first.
+/// Every supported kind, JobSet first; the row of KindId k is at index k.
 const std::vector<KindHandler>& SupportedKinds();
+
+/// The row of `id`.
+const KindHandler& FindKind(KindId id);
 
 /// The handler for this object's apiVersion and kind, or nullptr (the document is skipped).
 const KindHandler* FindKindHandler(const Node& object);
+
+/// The API group of a kind ("jobset.x-k8s.io").
+std::string_view ApiGroupOf(const KindHandler& kind);
+
+/// The version a kind's API serves ("v1alpha2").
+std::string_view ServedVersionOf(const KindHandler& kind);
 
 /// For an object no handler takes: whether it means to be a supported kind but names it wrong, so
 /// that kubectl and the API server would refuse it ("no matches for kind"). That is: the group of

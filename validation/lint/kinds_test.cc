@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include "validation/core/loader.h"
+#include "validation/core/patch.h"
+#include "validation/core/rule_registry.h"
+#include "validation/lint/lint.h"
 
 namespace jobset {
 namespace {
@@ -19,6 +22,66 @@ std::string Problem(const std::string& yaml) {
 }
 
 }  // namespace
+
+TEST_CASE("kinds: every row of the table is complete and found by its identity") {
+  const std::vector<KindHandler>& kinds = SupportedKinds();
+  REQUIRE(kinds.size() == 3);
+  CHECK(kinds[0].id == KindId::kJobSet);  // JobSet first: the default kind of every command
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const KindHandler& k = kinds[i];
+    CAPTURE(k.title);
+    CHECK(static_cast<size_t>(k.id) == i);
+    CHECK(&FindKind(k.id) == &k);
+    CHECK(!ApiGroupOf(k).empty());
+    CHECK(!ServedVersionOf(k).empty());
+    CHECK(std::string(ApiGroupOf(k)) + "/" + std::string(ServedVersionOf(k)) == k.api_version);
+    CHECK(!k.kind.empty());
+    CHECK(!k.title.empty());
+    CHECK(ApiGroupOf(k).find(k.group_word) != std::string_view::npos);
+    CHECK((k.lint != nullptr));
+    // A kind with a mutating webhook has CRD defaults and an update check to go with it.
+    if (k.webhook_defaults) {
+      CHECK((k.crd_defaults != nullptr));
+      CHECK((k.lint_update != nullptr));
+    }
+    // Its own rules are registered under its prefix.
+    if (!k.rule_prefix.empty()) {
+      int own = 0;
+      for (const RuleInfo& r : AllRules())
+        own += r.id.substr(0, k.rule_prefix.size()) == k.rule_prefix;
+      CHECK(own > 0);
+    }
+    for (const KindHandler& other : kinds) {
+      if (&other != &k) CHECK(!(other.api_version == k.api_version && other.kind == k.kind));
+    }
+    std::string yaml = "apiVersion: " + std::string(k.api_version) +
+                       "\nkind: " + std::string(k.kind) + "\nmetadata: {name: x}\n";
+    SourceFile f = ParseSource("t.yaml", yaml);
+    REQUIRE(!f.documents.empty());
+    CHECK(FindKindHandler(f.documents[0].root) == &k);
+  }
+  // Fixes exist for JobSet findings only.
+  CHECK((FindKind(KindId::kJobSet).attach_fixes != nullptr));
+  CHECK((FindKind(KindId::kVolcanoJob).attach_fixes == nullptr));
+  CHECK((FindKind(KindId::kFramework).attach_fixes == nullptr));
+}
+
+TEST_CASE("kinds: a row's hooks check and default its kind") {
+  LintOptions options;
+  SourceFile f = ParseSource("t.yaml",
+                             "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: "
+                             "x}\nspec:\n  tasks:\n  - name: t\n    replicas: 1\n    template:\n"
+                             "      spec:\n        containers: [{name: c, image: i}]\n");
+  const Node& job = f.documents[0].root;
+  const KindHandler& volcano = FindKind(KindId::kVolcanoJob);
+  CHECK(volcano.lint_update(job, job, options).empty());
+  Node defaulted = job;
+  std::vector<PatchOp> patch;
+  volcano.crd_defaults(&defaulted, &patch);
+  volcano.webhook_defaults(&defaulted, &patch);
+  CHECK(defaulted.Find("spec")->StringOr("schedulerName") == "volcano");
+  CHECK(defaulted.Find("spec")->StringOr("queue") == "default");
+}
 
 TEST_CASE("kinds: an unknown version of one of our groups is an error with the version to use") {
   CHECK(Problem("apiVersion: jobset.x-k8s.io/v1alpha1\nkind: JobSet\n") ==

@@ -8,7 +8,6 @@
 
 #include "validation/core/helm_template.h"
 #include "validation/core/text_edit.h"
-#include "validation/jobset/fix.h"
 #include "validation/lint/kinds.h"
 
 namespace jobset {
@@ -52,7 +51,8 @@ void LintDocumentObject(const Node& object, int document, const FixSite& site,
   std::vector<Finding> findings = handler->lint(object, options);
   ApplyLintConfig(options.config, &findings);
   ApplyAnnotationSuppressions(object, &findings);
-  if (site.certain) AttachFixes(object, site.text, site.line_starts, &findings);
+  if (site.certain && handler->attach_fixes)
+    handler->attach_fixes(object, site.text, site.line_starts, &findings);
   for (Finding& f : findings) {
     f.file = result->path;
     f.document = document;

@@ -1,5 +1,6 @@
-// explain and simulate for the supported kinds other than JobSet (Volcano Job, Framework):
-// one table, so each kind plugs in its own functions and RunExplain/RunSimulate dispatch on it.
+// explain and simulate bound to the kind table (validation/lint/kinds.h): one entry per supported
+// kind, so that RunExplain and RunSimulate dispatch on the kind an object is, never on its
+// apiVersion or kind strings.
 #pragma once
 
 #include <iosfwd>
@@ -12,13 +13,15 @@
 #include "cmd/explain_command.h"
 #include "cmd/simulate_command.h"
 #include "validation/core/node.h"
+#include "validation/lint/kinds.h"
 
 namespace jobset {
 
-/// What `explain` and `simulate` do with one object of a kind other than JobSet.
+/// What `explain` and `simulate` do with one object of a kind. JobSet's are null: RunExplain and
+/// RunSimulate handle JobSets themselves (several at once, defaulted and linted as loaded, with
+/// the policy table and Monte Carlo of their own).
 struct KindCommands {
-  std::string_view api_version;  ///< e.g. "batch.volcano.sh/v1alpha1".
-  std::string_view kind;         ///< e.g. "Job".
+  KindId kind;
   /// Explains one object: text or markdown to `out`, or, for `-o json`, one entry appended to
   /// `objects` (an array; the caller prints {"objects": [...]}). Returns 0, or 2 with a message
   /// on `err`.
@@ -30,10 +33,14 @@ struct KindCommands {
                   std::ostream& out, std::ostream& err);
 };
 
-/// The kinds other than JobSet that explain and simulate understand.
-const std::vector<KindCommands>& OtherKindCommands();
+/// The binding of every supported kind, in SupportedKinds() order (one entry per KindId).
+const std::vector<KindCommands>& KindCommandBindings();
 
-/// One object of another kind, as read from a file (not defaulted: each kind defaults its own).
+/// The commands of `object`'s kind when that kind has its own (not JobSet), else nullptr.
+const KindCommands* OwnKindCommands(const Node& object);
+
+/// One object of a kind with its own commands, as read from a file (not defaulted: each kind
+/// defaults its own).
 struct OtherObject {
   std::string file;
   std::unique_ptr<Node> object;
