@@ -4,9 +4,9 @@
 
 #include "tests/corpus.h"
 #include "validation/core/loader.h"
-#include "validation/core/rule_registry.h"
 #include "validation/framework/types.h"
 #include "validation/lint/lint.h"
+#include "validation/lint/rule_registry.h"
 #include "validation/schema/schema.h"
 
 namespace jobset {

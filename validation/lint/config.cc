@@ -4,7 +4,7 @@
 
 #include "validation/core/loader.h"
 #include "validation/core/path_glob.h"
-#include "validation/core/rule_registry.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

@@ -1,13 +1,24 @@
-#include "validation/core/rule_registry.h"
+#include "validation/lint/rule_registry.h"
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <span>
 #include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "validation/core/embedded.h"
+#include "validation/core/rules.h"
+#include "validation/framework/rules.h"
+#include "validation/jobset/rules.h"
+#include "validation/schema/rules.h"
+#include "validation/volcano/rules.h"
 
 namespace jobset {
 namespace {
@@ -19,7 +30,73 @@ std::string ReadAll(const std::filesystem::path& p) {
   return s.str();
 }
 
+// One system's rules file: the header that declares its RuleId constants, and its rows.
+struct RulesFile {
+  const char* header;  // Under the source tree.
+  std::span<const RuleInfo> rows;
+};
+
+std::vector<RulesFile> RulesFiles() {
+  return {{"validation/core/rules.h", InputRules()},
+          {"validation/schema/rules.h", SchemaRules()},
+          {"validation/jobset/rules.h", JobSetRules()},
+          {"validation/volcano/rules.h", VolcanoRules()},
+          {"validation/framework/rules.h", FrameworkRules()}};
+}
+
+// The ids of the `inline constexpr RuleId kName{"id"};` declarations of a header, in order.
+std::vector<std::string> DeclaredIds(const std::string& text) {
+  static const std::regex decl(R"re(inline constexpr RuleId k\w+\s*\{\s*"([^"]+)"\};)re");
+  std::vector<std::string> ids;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), decl); it != std::sregex_iterator();
+       ++it) {
+    ids.push_back((*it)[1]);
+  }
+  return ids;
+}
+
+// Whether a RuleId parameter accepts a braced string: it must not, or `{"x/y"}` would slip a
+// bare id past the constants.
+template <typename T>
+concept TakesBracedString = requires(void (*f)(T)) {
+  f({"group/name"});
+};
+
 }  // namespace
+
+TEST_CASE("registry: a rule id is a declared constant, never a bare string") {
+  static_assert(!std::is_convertible_v<const char*, RuleId>);
+  static_assert(!std::is_convertible_v<std::string_view, RuleId>);
+  static_assert(!std::is_convertible_v<std::string, RuleId>);
+  static_assert(!TakesBracedString<RuleId>);
+  static_assert(TakesBracedString<std::string_view>);  // The check itself works.
+  CHECK(kFailurePolicyUnknownReason.id == "failure-policy/unknown-reason");
+}
+
+TEST_CASE("registry: each system's constants are its rows, each registered exactly once") {
+  std::map<std::string, int> registered;
+  for (const RuleInfo& r : AllRules()) ++registered[std::string(r.id)];
+  size_t declared_total = 0;
+  for (const RulesFile& file : RulesFiles()) {
+    const std::string header = file.header;
+    CAPTURE(header);
+    const std::vector<std::string> declared =
+        DeclaredIds(ReadAll(std::filesystem::path(JOBSET_SOURCE_DIR) / file.header));
+    REQUIRE(!declared.empty());
+    declared_total += declared.size();
+    // The header declares the rules in the order of its rows, one constant per row.
+    std::vector<std::string> rows;
+    for (const RuleInfo& r : file.rows) rows.emplace_back(r.id);
+    CHECK(declared == rows);
+    for (const std::string& id : declared) {
+      CAPTURE(id);
+      CHECK(registered[id] == 1);
+    }
+  }
+  // And the registry holds nothing else.
+  CHECK(AllRules().size() == declared_total);
+  CHECK(registered.size() == declared_total);
+}
 
 TEST_CASE("registry: ids are unique and well formed") {
   std::set<std::string_view> seen;
