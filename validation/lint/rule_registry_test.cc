@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "validation/core/embedded.h"
+#include "validation/core/finding_sink.h"
 #include "validation/core/rules.h"
 #include "validation/framework/rules.h"
 #include "validation/jobset/rules.h"
@@ -70,6 +71,10 @@ TEST_CASE("registry: a rule id is a declared constant, never a bare string") {
   static_assert(!std::is_convertible_v<std::string, RuleId>);
   static_assert(!TakesBracedString<RuleId>);
   static_assert(TakesBracedString<std::string_view>);  // The check itself works.
+  static_assert(!std::is_invocable_v<decltype(&FindingSink::Plain), FindingSink&, const char*,
+                                     std::string_view, std::string, PointAt>);
+  static_assert(std::is_invocable_v<decltype(&FindingSink::Plain), FindingSink&, RuleId,
+                                    std::string_view, std::string, PointAt>);
   CHECK(kFailurePolicyUnknownReason.id == "failure-policy/unknown-reason");
 }
 
@@ -96,6 +101,28 @@ TEST_CASE("registry: each system's constants are its rows, each registered exact
   // And the registry holds nothing else.
   CHECK(AllRules().size() == declared_total);
   CHECK(registered.size() == declared_total);
+}
+
+TEST_CASE("registry: production code names rules by their constants only") {
+  // FindingSink takes only a RuleId; this catches the rest (`f.rule = "..."`, `f.rule == "..."`).
+  // Tests may name ids as strings: they assert on what users see.
+  namespace fs = std::filesystem;
+  for (const char* dir : {"validation", "cmd", "webhook"}) {
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(JOBSET_SOURCE_DIR) / dir)) {
+      const std::string name = e.path().filename().string();
+      const std::string ext = e.path().extension().string();
+      if ((ext != ".cc" && ext != ".h") || name.find("_test.") != std::string::npos ||
+          name == "rules.h") {
+        continue;
+      }
+      const std::string text = ReadAll(e.path());
+      for (const RuleInfo& r : AllRules()) {
+        CHECK_MESSAGE(text.find("\"" + std::string(r.id) + "\"") == std::string::npos,
+                      e.path().lexically_relative(JOBSET_SOURCE_DIR).string()
+                          << " names " << r.id << " as a string");
+      }
+    }
+  }
 }
 
 TEST_CASE("registry: ids are unique and well formed") {
