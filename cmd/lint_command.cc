@@ -16,8 +16,8 @@
 #include "cmd/unified_diff.h"
 #include "validation/core/loader.h"
 #include "validation/core/path_glob.h"
-#include "validation/core/rule_registry.h"
 #include "validation/lint/lint.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "validation/core/embedded.h"
-#include "validation/core/rule_registry.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

@@ -3,9 +3,9 @@
 #include <utility>
 #include <vector>
 
-#include "validation/core/rule_registry.h"
 #include "validation/lint/config.h"
 #include "validation/lint/kinds.h"
+#include "validation/lint/rule_registry.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lint.h"
 #include "validation/volcano/validation.h"

@@ -25,7 +25,7 @@ struct Fix {
 
 /// One problem found in one object, before and after it is placed in its file.
 struct Finding {
-  std::string rule;  ///< Registry id, e.g. "failure-policy/unknown-reason".
+  std::string rule;  ///< Registry id (RuleId::id), e.g. failure-policy/unknown-reason.
   Severity severity = Severity::kError;
   std::string field;    ///< Kubernetes field path of the offending value ("" for none).
   std::string message;  ///< One line for people (field errors include the field path).

@@ -7,10 +7,9 @@
 
 namespace jobset {
 
-void FindingSink::Plain(std::string_view rule, std::string_view locate, std::string message,
-                        PointAt at) {
+void FindingSink::Plain(RuleId rule, std::string_view locate, std::string message, PointAt at) {
   Finding f;
-  f.rule = std::string(rule);
+  f.rule = std::string(rule.id);
   f.severity = Severity::kError;
   f.field = std::string(locate);
   f.upstream = "<nil>: Internal error: " + message;
@@ -19,11 +18,11 @@ void FindingSink::Plain(std::string_view rule, std::string_view locate, std::str
   out_->push_back(std::move(f));
 }
 
-void FindingSink::Field(std::string_view rule, std::string_view path, std::string_view type,
+void FindingSink::Field(RuleId rule, std::string_view path, std::string_view type,
                         std::string value, std::string detail, std::string_view locate,
                         PointAt at) {
   Finding f;
-  f.rule = std::string(rule);
+  f.rule = std::string(rule.id);
   f.severity = Severity::kError;
   f.field = std::string(path);
   std::string text = std::string(path) + ": " + std::string(type);
@@ -51,10 +50,10 @@ void FindingSink::Field(std::string_view rule, std::string_view path, std::strin
   out_->push_back(std::move(f));
 }
 
-void FindingSink::Own(std::string_view rule, Severity severity, std::string_view locate,
-                      std::string message, std::string_view related, PointAt at) {
+void FindingSink::Own(RuleId rule, Severity severity, std::string_view locate, std::string message,
+                      std::string_view related, PointAt at) {
   Finding f;
-  f.rule = std::string(rule);
+  f.rule = std::string(rule.id);
   f.severity = severity;
   f.field = std::string(locate);
   f.message = std::move(message);

@@ -9,6 +9,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/finding.h"
 #include "validation/core/node.h"
+#include "validation/core/rule_registry.h"
 
 namespace jobset {
 
@@ -20,19 +21,19 @@ class FindingSink {
 
   /// A plain webhook error: rendered upstream as "<nil>: Internal error: <message>". `locate`
   /// is the field it is about, for the position and the JSON `field`.
-  void Plain(std::string_view rule, std::string_view locate, std::string message,
+  void Plain(RuleId rule, std::string_view locate, std::string message,
              PointAt at = PointAt::kValue);
   /// A field error "<path>: <type>: <value>: <detail>" (value omitted when empty, detail too).
   /// The finding's `field` is `path`, the one the API server names; `locate`, when given, is the
   /// more useful place its line and column point at (where upstream's path is misspelt, or names
   /// a whole list). When `locate` is outside `path` and `path` is in the file, the note gives
   /// the position of `path`.
-  void Field(std::string_view rule, std::string_view path, std::string_view type, std::string value,
+  void Field(RuleId rule, std::string_view path, std::string_view type, std::string value,
              std::string detail, std::string_view locate = {}, PointAt at = PointAt::kValue);
   /// A finding of our own (a warning or info), with no upstream rendering. `related` names the
   /// other end of the problem (e.g. the template line a rule conflicts with); its position goes
   /// into the finding's note.
-  void Own(std::string_view rule, Severity severity, std::string_view locate, std::string message,
+  void Own(RuleId rule, Severity severity, std::string_view locate, std::string message,
            std::string_view related = {}, PointAt at = PointAt::kValue);
 
   const Node& object() const { return object_; }

@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "validation/core/fast_yaml.h"
+#include "validation/core/rules.h"
 
 namespace jobset {
 namespace {
@@ -36,9 +37,9 @@ class MemoryBuf : public std::streambuf {
   }
 };
 
-Finding InputError(std::string rule, Mark mark, std::string message) {
+Finding InputError(RuleId rule, Mark mark, std::string message) {
   Finding f;
-  f.rule = std::move(rule);
+  f.rule = std::string(rule.id);
   f.severity = Severity::kError;
   f.mark = mark;
   f.message = std::move(message);
@@ -197,7 +198,7 @@ void ResolvePlain(Node* n) {
 // --- Building the tree from yaml-cpp events -------------------------------------------------
 
 struct LimitExceeded {
-  std::string rule;
+  RuleId rule;
   Mark mark;
   std::string message;
 };
@@ -232,7 +233,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
-      throw LimitExceeded{"yaml/syntax", ToMark(mark), "alias refers to an unknown anchor"};
+      throw LimitExceeded{kYamlSyntax, ToMark(mark), "alias refers to an unknown anchor"};
     }
     nodes_ += it->second.size;
     aliases_ = true;
@@ -254,12 +255,12 @@ class TreeBuilder : public YAML::EventHandler {
     } else if (tag == "tag:yaml.org,2002:int") {
       int64_t i;
       if (!ParseGoInt(value, &i)) {
-        throw LimitExceeded{"yaml/syntax", n.mark, "cannot decode !!int `" + value + "`"};
+        throw LimitExceeded{kYamlSyntax, n.mark, "cannot decode !!int `" + value + "`"};
       }
       n.kind = Node::Kind::kInt, n.integer = i, n.number = static_cast<double>(i);
     } else if (tag == "tag:yaml.org,2002:bool") {
       int b = BoolText(value);
-      if (b < 0) throw LimitExceeded{"yaml/syntax", n.mark, "cannot decode !!bool `" + value + "`"};
+      if (b < 0) throw LimitExceeded{kYamlSyntax, n.mark, "cannot decode !!bool `" + value + "`"};
       n.kind = Node::Kind::kBool, n.boolean = b == 1;
     } else if (tag == "tag:yaml.org,2002:float") {
       double d;
@@ -269,7 +270,7 @@ class TreeBuilder : public YAML::EventHandler {
       else if (ParseGoInt(value, &i))
         SetFloat(&n, static_cast<double>(i));
       else
-        throw LimitExceeded{"yaml/syntax", n.mark, "cannot decode !!float `" + value + "`"};
+        throw LimitExceeded{kYamlSyntax, n.mark, "cannot decode !!float `" + value + "`"};
     } else if (tag == "tag:yaml.org,2002:null") {
       n.kind = Node::Kind::kNull;
     } else {
@@ -324,7 +325,7 @@ class TreeBuilder : public YAML::EventHandler {
   void CheckCopyBudget(size_t size, Mark mark) {
     copied_ += size;
     if (copied_before_ + copied_ > limits_.max_alias_values) {
-      throw LimitExceeded{"input/too-many-values", mark,
+      throw LimitExceeded{kInputTooManyValues, mark,
                           "file copies more than " + std::to_string(limits_.max_alias_values) +
                               " values for anchors and aliases, counting all its documents (an "
                               "alias bomb?); refusing this document"};
@@ -334,7 +335,7 @@ class TreeBuilder : public YAML::EventHandler {
 
   void CheckBudget(const YAML::Mark& mark) {
     if (nodes_ > limits_.max_nodes) {
-      throw LimitExceeded{"input/too-many-values", ToMark(mark),
+      throw LimitExceeded{kInputTooManyValues, ToMark(mark),
                           "document has more than " + std::to_string(limits_.max_nodes) +
                               " values once aliases are expanded (an alias bomb?); refusing it"};
     }
@@ -342,7 +343,7 @@ class TreeBuilder : public YAML::EventHandler {
 
   void Open(Node n, YAML::anchor_t anchor, const YAML::Mark& mark) {
     if (static_cast<int>(stack_.size()) >= limits_.max_depth) {
-      throw LimitExceeded{"input/too-deep", ToMark(mark),
+      throw LimitExceeded{kInputTooDeep, ToMark(mark),
                           "document nests deeper than " + std::to_string(limits_.max_depth) +
                               " levels; refusing it"};
     }
@@ -392,7 +393,7 @@ class TreeBuilder : public YAML::EventHandler {
     }
     if (!top.have_key) {
       if (n.is_map() || n.is_seq()) {
-        throw LimitExceeded{"yaml/syntax", n.mark,
+        throw LimitExceeded{kYamlSyntax, n.mark,
                             "mapping keys must be scalars (Kubernetes objects are JSON)"};
       }
       top.have_key = true;
@@ -409,7 +410,7 @@ class TreeBuilder : public YAML::EventHandler {
     }
     if (MapEntry* e = FindKey(&top, top.key)) {
       // kubectl converts YAML to JSON keeping the last value, silently: say so.
-      Finding f = InputError("yaml/duplicate-key", e->key_mark,
+      Finding f = InputError(kYamlDuplicateKey, e->key_mark,
                              "duplicate field \"" + top.key +
                                  "\": kubectl silently keeps the "
                                  "value at line " +
@@ -465,7 +466,7 @@ class TreeBuilder : public YAML::EventHandler {
         for (Node& s : merged.items) sources.push_back(&s);
       for (Node* src : sources) {
         if (!src->is_map()) {
-          throw LimitExceeded{"yaml/syntax", src->mark,
+          throw LimitExceeded{kYamlSyntax, src->mark,
                               "map merge requires a mapping or a list of mappings"};
         }
         for (MapEntry& e : src->entries)
@@ -624,7 +625,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
   if (bad != std::string::npos) {
     Document& d = new_doc(Mark{chunk.line + 1, 1});
     d.problems.push_back(InputError(
-        "input/invalid-utf8", MarkAt(text, bad), "invalid UTF-8 byte 0x" + [&] {
+        kInputInvalidUtf8, MarkAt(text, bad), "invalid UTF-8 byte 0x" + [&] {
           char buf[8];
           snprintf(buf, sizeof buf, "%02X", static_cast<unsigned char>(text[bad]));
           return std::string(buf);
@@ -669,7 +670,7 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
       if (!parser.HandleNextDocument(builder)) break;
       if (n > max_documents || (builder.first_pos() >= 0 && builder.first_pos() == previous_pos)) {
         Document& d = new_doc(start);
-        d.problems.push_back(InputError("yaml/syntax", start,
+        d.problems.push_back(InputError(kYamlSyntax, start,
                                         "YAML syntax error: the parser cannot make sense of this "
                                         "document (malformed input)"));
         return;
@@ -682,18 +683,18 @@ void ParseChunk(const std::string& text, const Chunk& chunk, const LoadLimits& l
     } catch (const YAML::DeepRecursion& e) {
       Document& d = new_doc(start);
       d.problems.push_back(
-          InputError("input/too-deep", Mark{e.mark.line + 1 + chunk.line, e.mark.column + 1},
+          InputError(kInputTooDeep, Mark{e.mark.line + 1 + chunk.line, e.mark.column + 1},
                      "document nests too deeply for the YAML parser; refusing it"));
       return;
     } catch (const YAML::Exception& e) {
       Document& d = new_doc(start);
       Mark m = e.mark.is_null() ? start : Mark{e.mark.line + 1 + chunk.line, e.mark.column + 1};
-      d.problems.push_back(InputError("yaml/syntax", m, "YAML syntax error: " + e.msg));
+      d.problems.push_back(InputError(kYamlSyntax, m, "YAML syntax error: " + e.msg));
       return;
     } catch (const std::exception& e) {
       Document& d = new_doc(start);
       d.problems.push_back(
-          InputError("yaml/syntax", start, std::string("cannot parse: ") + e.what()));
+          InputError(kYamlSyntax, start, std::string("cannot parse: ") + e.what()));
       return;
     }
     if (builder.has_root()) take(&builder, start);
@@ -745,7 +746,7 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
   file.path = std::move(path);
   if (text.size() > limits.max_file_bytes) {
     file.problems.push_back(InputError(
-        "input/too-large", Mark{1, 1},
+        kInputTooLarge, Mark{1, 1},
         "file is " + std::to_string(text.size() >> 20) + " MiB, more than the limit of " +
             std::to_string(limits.max_file_bytes >> 20) +
             " MiB (the API server caps an object at 3 MiB); not read"));
@@ -756,7 +757,7 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
       ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'))) {
     std::string converted;
     if (!Utf16ToUtf8(text, &converted)) {
-      file.problems.push_back(InputError("input/invalid-utf8", Mark{1, 1},
+      file.problems.push_back(InputError(kInputInvalidUtf8, Mark{1, 1},
                                          "file starts with a UTF-16 byte order mark but is not "
                                          "valid UTF-16; not read"));
       return file;
@@ -766,7 +767,7 @@ SourceFile ParseSource(std::string path, std::string text, const LoadLimits& lim
   }
   if (const void* nul = memchr(text.data(), '\0', text.size())) {
     size_t at = static_cast<const char*>(nul) - text.data();
-    file.problems.push_back(InputError("input/binary", MarkAt(text, at),
+    file.problems.push_back(InputError(kInputBinary, MarkAt(text, at),
                                        "file holds a NUL byte: binary data, or UTF-16/32 text, "
                                        "is not a YAML or JSON manifest; not read"));
     return file;
@@ -795,7 +796,7 @@ bool LoadFile(const std::string& path, const LoadLimits& limits, SourceFile* out
       *out = SourceFile{};
       out->path = path;
       out->problems.push_back(
-          InputError("input/too-large", Mark{1, 1},
+          InputError(kInputTooLarge, Mark{1, 1},
                      "file is " + std::to_string(size >> 20) + " MiB, more than the limit of " +
                          std::to_string(limits.max_file_bytes >> 20) +
                          " MiB (the API server caps an object at 3 MiB); not read"));

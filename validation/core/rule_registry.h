@@ -1,12 +1,24 @@
-// The registry of lint rules: every finding names one of these ids.
+// The row type of the registry of lint rules, and the id type every finding is reported under.
+// Each system declares its rules (constants and rows) in its own rules file (core/rules.h for
+// reading the input, schema/rules.h, jobset/rules.h, volcano/rules.h, framework/rules.h); the
+// registry of them all is assembled above the systems, in validation/lint/rule_registry.h.
 #pragma once
 
+#include <span>
 #include <string_view>
-#include <vector>
 
 #include "validation/core/finding.h"
 
 namespace jobset {
+
+/// A rule's stable id, "group/name". Declared once, as a constant in the rules file of the
+/// system that reports it; FindingSink takes only this type, so an emit site cannot name a rule
+/// with a bare (possibly mistyped) string.
+struct RuleId {
+  /// Explicit, so that neither "group/name" nor {"group/name"} converts at an emit site.
+  explicit constexpr RuleId(std::string_view id) : id(id) {}
+  std::string_view id;
+};
 
 /// Where a rule's verdict comes from.
 enum class RuleSource {
@@ -25,11 +37,8 @@ struct RuleInfo {
   std::string_view summary;
 };
 
-/// Every rule, grouped by source, in a stable order.
-const std::vector<RuleInfo>& AllRules();
-
-/// The rule with this id, or nullptr.
-const RuleInfo* FindRule(std::string_view id);
+/// The rule with this id among `rules`, or nullptr.
+const RuleInfo* FindRuleIn(std::span<const RuleInfo> rules, std::string_view id);
 
 /// "input", "schema", "webhook" or "analysis".
 const char* RuleSourceName(RuleSource s);

@@ -7,6 +7,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/finding_sink.h"
 #include "validation/core/k8s_names.h"
+#include "validation/framework/rules.h"
 #include "validation/framework/types.h"
 #include "validation/schema/schema.h"
 
@@ -77,13 +78,13 @@ class Checker {
       // The API server appends 5 characters of [a-z0-9] and then validates the name.
       static const re2::RE2 prefix("^[a-z0-9]{0,58}$");
       if (!re2::RE2::FullMatch(generate->text, prefix)) {
-        sink_.Field("framework/name", "metadata.name", "Invalid value",
+        sink_.Field(kFrameworkName, "metadata.name", "Invalid value",
                     GoQuote(generate->text + "xxxxx"),
                     std::string("metadata.name in body should match '") + kNamePattern + "'",
                     "metadata.generateName");
       }
     } else {
-      sink_.Field("framework/name", "metadata.name", "Required value",
+      sink_.Field(kFrameworkName, "metadata.name", "Required value",
                   "name or generateName is required", "", meta ? "metadata" : "");
     }
   }
@@ -102,8 +103,7 @@ class Checker {
           max && max->integer >= 0
               ? "maxRetryCount " + std::to_string(max->integer) + " only bounds Unknown failures"
               : "nothing bounds them";
-      sink_.Own("framework/unbounded-transient-retries", Severity::kInfo,
-                Child(p, "fancyRetryPolicy"),
+      sink_.Own(kFrameworkUnboundedTransientRetries, Severity::kInfo, Child(p, "fancyRetryPolicy"),
                 std::string("fancyRetryPolicy retries every Transient failure of ") + who +
                     " (exit codes 200, 201, 130, 131, 137, 143, evictions, pods deleted by "
                     "others) without counting it: " +
@@ -117,7 +117,7 @@ class Checker {
                  "minSucceededTaskCount and the all-tasks-completed condition are never reached"
                : "the Framework never completes: every FrameworkAttempt that succeeds starts a "
                  "new one (service semantics)";
-      sink_.Own("framework/rerun-succeeded", Severity::kWarning, Child(p, "maxRetryCount"),
+      sink_.Own(kFrameworkRerunSucceeded, Severity::kWarning, Child(p, "maxRetryCount"),
                 "maxRetryCount -2 retries after every completion, Succeeded included: " + what);
     }
   }
@@ -127,11 +127,11 @@ class Checker {
     if (!spec) return;
     if (const Node* et = Typed(spec, "executionType", Node::Kind::kString)) {
       if (et->text == "Stop") {
-        sink_.Own("framework/execution-stop", Severity::kWarning, "spec.executionType",
+        sink_.Own(kFrameworkExecutionStop, Severity::kWarning, "spec.executionType",
                   "executionType Stop: the controller completes the first FrameworkAttempt at "
                   "once with code -210 StopFrameworkRequested and never retries it; no pod runs");
       } else if (et->text == "Create") {
-        sink_.Own("framework/execution-create", Severity::kInfo, "spec.executionType",
+        sink_.Own(kFrameworkExecutionCreate, Severity::kInfo, "spec.executionType",
                   "executionType Create: the Framework stays in AttemptCreationPending and no "
                   "pod is created until executionType is changed to Start");
       }
@@ -150,7 +150,7 @@ class Checker {
     Retry(*task, p, &role);
     if (const Node* t = Typed(task, "podGracefulDeletionTimeoutSec", Node::Kind::kInt);
         t && t->integer < 0) {
-      sink_.Own("framework/negative-deletion-timeout", Severity::kWarning,
+      sink_.Own(kFrameworkNegativeDeletionTimeout, Severity::kWarning,
                 Child(p, "podGracefulDeletionTimeoutSec"),
                 "podGracefulDeletionTimeoutSec " + std::to_string(t->integer) +
                     " has always expired: a deleting pod is force-deleted at once (grace 0) "
@@ -162,7 +162,7 @@ class Checker {
   void CompletionTraps(const Framework& fw) {
     const std::string roles = "spec.taskRoles";
     if (TotalTaskNumber(fw) == 0) {
-      sink_.Own("framework/no-tasks", Severity::kWarning, fw.task_roles.empty() ? "spec" : roles,
+      sink_.Own(kFrameworkNoTasks, Severity::kWarning, fw.task_roles.empty() ? "spec" : roles,
                 "the Framework has no task (the sum of taskNumber is 0): its FrameworkAttempt "
                 "never completes by the completion policy; only executionType Stop ends it");
       return;
@@ -183,7 +183,7 @@ class Checker {
       std::string path = Index(roles, i);
       std::string cp = Child(path, "frameworkAttemptCompletionPolicy");
       if (auto [it, fresh] = seen.emplace(r.name, i); !fresh && !r.name.empty()) {
-        sink_.Own("framework/duplicate-task-role", Severity::kWarning, Child(path, "name"),
+        sink_.Own(kFrameworkDuplicateTaskRole, Severity::kWarning, Child(path, "name"),
                   "task role name " + GoQuote(r.name) + " is also used by " +
                       Index(roles, it->second) +
                       ": the controller finds the first role of a name and both roles create "
@@ -199,8 +199,7 @@ class Checker {
         any_omitted = true;
         std::string what = r.completion.min_failed_set ? "minFailedTaskCount is 0"
                                                        : "minFailedTaskCount is omitted (0)";
-        sink_.Own("framework/min-failed-omitted", Severity::kWarning,
-                  Child(cp, "minFailedTaskCount"),
+        sink_.Own(kFrameworkMinFailedOmitted, Severity::kWarning, Child(cp, "minFailedTaskCount"),
                   what +
                       ", which disables the condition (there is no defaulting; the manual's "
                       "default 1 must be written): failed tasks of role " +
@@ -211,14 +210,14 @@ class Checker {
       for (auto [key, value] : {std::pair{"minFailedTaskCount", r.completion.min_failed},
                                 std::pair{"minSucceededTaskCount", r.completion.min_succeeded}}) {
         if (value <= r.task_number) continue;
-        sink_.Own("framework/completion-count-unreachable", Severity::kWarning, Child(cp, key),
+        sink_.Own(kFrameworkCompletionCountUnreachable, Severity::kWarning, Child(cp, key),
                   std::string(key) + " " + std::to_string(value) + " is more than taskNumber " +
                       std::to_string(r.task_number) + " of role " + GoQuote(r.name) +
                       ": the condition can never trigger");
       }
     }
     if (!can_fail && !any_omitted && any_completes) {
-      sink_.Own("framework/failures-succeed", Severity::kWarning, roles,
+      sink_.Own(kFrameworkFailuresSucceed, Severity::kWarning, roles,
                 "no task role has a minFailedTaskCount that can trigger (-1 disables it, a count "
                 "above taskNumber is never reached): " +
                     all_succeed,
@@ -237,13 +236,13 @@ const SchemaReport& FrameworkSchemaReport() {
   // reported (kube-apiserver would reject it: it prunes only null fields).
   static const SchemaReport report = [] {
     SchemaReport r;
-    r.rules = {{"type", "", "framework/type"},
-               {"enum", "", "framework/execution-type"},
-               {"pattern", "metadata.name", "framework/name"},
-               {"pattern", "", "framework/task-role-name"},
-               {"minimum", "", "framework/minimum"},
-               {"maximum", "", "framework/minimum"},
-               {"additionalProperties", "", "framework/unknown-field"}};
+    r.rules = {{"type", "", kFrameworkType},
+               {"enum", "", kFrameworkExecutionType},
+               {"pattern", "metadata.name", kFrameworkName},
+               {"pattern", "", kFrameworkTaskRoleName},
+               {"minimum", "", kFrameworkMinimum},
+               {"maximum", "", kFrameworkMinimum},
+               {"additionalProperties", "", kFrameworkUnknownField}};
     r.unknown_field_severity = Severity::kWarning;
     r.unknown_field_detail =
         "the Framework CRD's structural schema prunes it silently, so the controller sees the "

@@ -4,9 +4,9 @@
 
 #include "tests/corpus.h"
 #include "validation/core/loader.h"
-#include "validation/core/rule_registry.h"
 #include "validation/framework/types.h"
 #include "validation/lint/lint.h"
+#include "validation/lint/rule_registry.h"
 #include "validation/schema/schema.h"
 
 namespace jobset {
@@ -425,9 +425,9 @@ TEST_CASE("framework lint: the CRD's checks are schemas/framework.v1.json, under
   REQUIRE(schema);
   // Every rule id the schema's findings can carry is a registered framework/ rule.
   for (const SchemaRuleId& r : FrameworkSchemaReport().rules) {
-    CAPTURE(r.rule);
-    CHECK(r.rule.rfind("framework/", 0) == 0);
-    CHECK(FindRule(r.rule) != nullptr);
+    CAPTURE(r.rule.id);
+    CHECK(r.rule.id.rfind("framework/", 0) == 0);
+    CHECK(FindRule(r.rule.id) != nullptr);
   }
   // The structural errors of a damaged Framework are the schema engine's: the same findings,
   // each under a framework/ rule (a schema keyword without a mapped rule would show schema/).

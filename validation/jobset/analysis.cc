@@ -12,6 +12,7 @@
 #include "validation/core/strings.h"
 #include "validation/jobset/keys.h"
 #include "validation/jobset/policy_engine.h"
+#include "validation/jobset/rules.h"
 #include "validation/jobset/types.h"
 #include "validation/jobset/validation.h"
 
@@ -104,7 +105,7 @@ void CheckPatterns(const JobSet& js, FindingSink* sink) {
     for (size_t k = 0; k < patterns.size(); ++k) {
       std::string error = GoRegexpError(patterns[k]);
       if (error.empty()) continue;
-      sink->Own("failure-policy/invalid-pattern", kWarn,
+      sink->Own(kFailurePolicyInvalidPattern, kWarn,
                 Index(Child(Index(kRules, i), "onJobFailureMessagePatterns"), k),
                 "pattern '" + patterns[k] + "' does not compile as a Go regexp (" + error +
                     "): the controller logs an error and the pattern never matches");
@@ -171,7 +172,7 @@ void CheckUnreachableReasons(const JobSet& js, FindingSink* sink) {
           targets.count == 1
               ? "replicated job '" + js.replicated_jobs[targets.first].name + "' cannot"
               : "none of the " + std::to_string(targets.count) + " replicated jobs it targets can";
-      sink->Own("failure-policy/unreachable-reason", kWarn,
+      sink->Own(kFailurePolicyUnreachableReason, kWarn,
                 Index(Child(Index(kRules, i), "onJobFailureReasons"), k),
                 "rule '" + rules[i].name + "' waits for reason " + reasons[k] + ", which " + whom +
                     " fail with: " + why,
@@ -288,7 +289,7 @@ void CheckShadowedRules(const JobSet& js, FindingSink* sink) {
       bn = Index("rules", j) + " " + bn;
       an = Index("rules", i) + " " + an;
     }
-    sink->Own("failure-policy/shadowed-rule", kWarn, Child(Index(kRules, j), "name"),
+    sink->Own(kFailurePolicyShadowedRule, kWarn, Child(Index(kRules, j), "name"),
               "rule " + bn + " can never fire: the earlier rule " + an +
                   " matches every failure it matches, and the first matching rule wins",
               Index(kRules, i), PointAt::kKey);
@@ -299,7 +300,7 @@ bool InPlace(const JobSet& js) { return js.failure_policy->restart_strategy == "
 
 void CheckMaxRestarts(const JobSet& js, FindingSink* sink) {
   if (js.failure_policy->max_restarts >= 0) return;
-  sink->Own("failure-policy/negative-max-restarts", kWarn, "spec.failurePolicy.maxRestarts",
+  sink->Own(kFailurePolicyNegativeMaxRestarts, kWarn, "spec.failurePolicy.maxRestarts",
             "maxRestarts is " + std::to_string(js.failure_policy->max_restarts) +
                 (InPlace(js) ? ": with InPlaceRestart the JobSet fails on its first reconcile "
                                "(a container restart count of 0 is already more)"
@@ -315,7 +316,7 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
   const Node* pfp = rj.job_spec->Find("podFailurePolicy");
   bool indexed = rj.completion_mode.value_or("Indexed") == "Indexed";
   auto unsupported = [&](const std::string& path, const std::string& value, const char* supported) {
-    sink->Own("job-template/unsupported-value", kWarn, path,
+    sink->Own(kJobTemplateUnsupportedValue, kWarn, path,
               "the Job API refuses every child Job of '" + rj.name + "': " + value +
                   " is not one of " + supported + " (the JobSet API does not check it)");
   };
@@ -329,14 +330,14 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
                 "Failed, TerminatingOrFailed");
   }
   if (rj.backoff_limit_per_index && !indexed) {
-    sink->Own("job-template/backoff-limit-per-index-not-indexed", kWarn,
+    sink->Own(kJobTemplateBackoffLimitPerIndexNotIndexed, kWarn,
               Child(spec, "backoffLimitPerIndex"),
               "the Job API refuses every child Job of '" + rj.name +
                   "': backoffLimitPerIndex requires completionMode Indexed",
               Child(spec, "completionMode"));
   }
   if (rj.max_failed_indexes && !rj.backoff_limit_per_index) {
-    sink->Own("job-template/max-failed-indexes-without-backoff-limit-per-index", kWarn,
+    sink->Own(kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex, kWarn,
               Child(spec, "maxFailedIndexes"),
               "the Job API refuses every child Job of '" + rj.name +
                   "': maxFailedIndexes can only be set together with backoffLimitPerIndex",
@@ -349,8 +350,7 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
     bool defaulted =
         !FindPath(sink->object(), Child(spec, "template.spec.restartPolicy")) ||
         !FindPath(sink->object(), Child(spec, "template.spec.restartPolicy"))->mark.known();
-    sink->Own("job-template/pod-failure-policy-restart-policy", kWarn,
-              Child(spec, "podFailurePolicy"),
+    sink->Own(kJobTemplatePodFailurePolicyRestartPolicy, kWarn, Child(spec, "podFailurePolicy"),
               "the Job API refuses every child Job of '" + rj.name +
                   "': a podFailurePolicy needs restartPolicy Never, and the pod template has " +
                   (restart_policy.empty() ? std::string("none") : restart_policy) +
@@ -381,8 +381,7 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
       }
     }
     if (rule.StringOr("action") == "FailIndex" && !rj.backoff_limit_per_index) {
-      sink->Own("job-template/fail-index-without-backoff-limit-per-index", kWarn,
-                Child(base, "action"),
+      sink->Own(kJobTemplateFailIndexWithoutBackoffLimitPerIndex, kWarn, Child(base, "action"),
                 "the Job API refuses every child Job of '" + rj.name +
                     "': action FailIndex needs backoffLimitPerIndex in the Job template",
                 spec);
@@ -392,7 +391,7 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
     std::string codes_path = Child(base, "onExitCodes");
     if (const Node* name = codes->Find("containerName");
         name && name->is_string() && !containers.count(name->text)) {
-      sink->Own("job-template/exit-code-container", kWarn, Child(codes_path, "containerName"),
+      sink->Own(kJobTemplateExitCodeContainer, kWarn, Child(codes_path, "containerName"),
                 "the Job API refuses every child Job of '" + rj.name +
                     "': onExitCodes names "
                     "container '" +
@@ -402,14 +401,14 @@ void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
     const Node* values = codes->Find("values");
     if (!values || !values->is_seq()) continue;
     if (values->items.size() > 255) {
-      sink->Own("job-template/exit-code-count", kWarn, Child(codes_path, "values"),
+      sink->Own(kJobTemplateExitCodeCount, kWarn, Child(codes_path, "values"),
                 "the Job API refuses every child Job of '" + rj.name + "': onExitCodes has " +
                     std::to_string(values->items.size()) + " values, at most 255 are allowed");
     }
     if (codes->StringOr("operator") == "In") {
       for (size_t v = 0; v < values->items.size(); ++v) {
         if (values->items[v].is_int() && values->items[v].integer == 0) {
-          sink->Own("job-template/exit-code-zero", kWarn, Index(Child(codes_path, "values"), v),
+          sink->Own(kJobTemplateExitCodeZero, kWarn, Index(Child(codes_path, "values"), v),
                     "the Job API refuses every child Job of '" + rj.name +
                         "': exit code 0 is not allowed with operator In (a succeeded container "
                         "is not a failure)");
@@ -444,14 +443,14 @@ void CheckDependsOn(const JobSet& js, const std::vector<bool>& never, FindingSin
       const std::string field = Child(Index(RJobPath(i, "dependsOn"), k), "name");
       const DependsOn& d = rj.depends_on[k];
       if (d.name == rj.name) {
-        sink->Own("depends-on/self", kWarn, field,
+        sink->Own(kDependsOnSelf, kWarn, field,
                   "replicated job '" + rj.name + "' depends on itself: it waits for its own Jobs " +
                       "to be " + d.status + " before creating them, so it never starts");
         continue;
       }
       const long j = FirstNamed(by_name, d.name);
       if (j >= 0 && j < static_cast<long>(i) && never[static_cast<size_t>(j)]) {
-        sink->Own("depends-on/never-starts", kWarn, field,
+        sink->Own(kDependsOnNeverStarts, kWarn, field,
                   "replicated job '" + rj.name + "' depends on '" + d.name +
                       "', which never starts, so its Jobs are never created either",
                   RJobPath(static_cast<size_t>(j), "dependsOn"));
@@ -482,7 +481,7 @@ void CheckSuccessPolicy(const JobSet& js, const std::vector<bool>& never, Findin
                                  ? "spec.successPolicy.operator"
                                  : "spec.successPolicy.targetReplicatedJobs";
   if (!any_jobs) {
-    sink->Own("success-policy/never-met", kWarn, locate,
+    sink->Own(kSuccessPolicyNeverMet, kWarn, locate,
               "successPolicy can never be met: no replicated job ever creates a Job (replicas 0, "
               "or a dependsOn that never clears), so no Job succeeds and the JobSet never "
               "completes");
@@ -504,12 +503,12 @@ void CheckSuccessPolicy(const JobSet& js, const std::vector<bool>& never, Findin
   if (blocked.empty()) return;  // A target creates Jobs.
   if (policy.op == "Any") {
     sink->Own(
-        "success-policy/never-met", kWarn, locate,
+        kSuccessPolicyNeverMet, kWarn, locate,
         "successPolicy Any can never be met: no targeted replicated job ever creates a Job (" +
             blocked + "), so the JobSet never completes",
         related);
   } else if (all_zero) {
-    sink->Own("success-policy/premature", kWarn, locate,
+    sink->Own(kSuccessPolicyPremature, kWarn, locate,
               "successPolicy All targets only replicated jobs with replicas 0 (" + blocked +
                   "): it expects 0 successes, so the first Job of any other replicated job to "
                   "succeed completes the JobSet and its running Jobs are deleted",
@@ -524,7 +523,7 @@ void CheckSuccessPolicy(const JobSet& js, const std::vector<bool>& never, Findin
 void CheckRestartBudget(const JobSet& js, FindingSink* sink) {
   if (js.failure_policy->max_restarts != 0) return;
   if (InPlace(js)) {
-    sink->Own("failure-policy/restart-without-budget", kWarn, "spec.failurePolicy.maxRestarts",
+    sink->Own(kFailurePolicyRestartWithoutBudget, kWarn, "spec.failurePolicy.maxRestarts",
               "maxRestarts is 0 with restartStrategy InPlaceRestart: the first container restart "
               "fails the JobSet with ReachedMaxRestarts, so nothing is ever restarted in place",
               "spec.failurePolicy.restartStrategy");
@@ -533,7 +532,7 @@ void CheckRestartBudget(const JobSet& js, FindingSink* sink) {
   for (size_t k = 0; k < js.failure_policy->rules.size(); ++k) {
     const FailurePolicyRule& rule = js.failure_policy->rules[k];
     if (rule.action != "RestartJobSet" && rule.action != "RestartJob") continue;
-    sink->Own("failure-policy/restart-without-budget", kWarn, Child(Index(kRules, k), "action"),
+    sink->Own(kFailurePolicyRestartWithoutBudget, kWarn, Child(Index(kRules, k), "action"),
               "rule '" + rule.name + "' never restarts anything: maxRestarts is 0, so its first " +
                   rule.action + " fails the JobSet with ReachedMaxRestarts, as FailJobSet would",
               "spec.failurePolicy.maxRestarts");
@@ -572,8 +571,7 @@ void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, Find
         if (d.rule < 0 || !IgnoresMax(d.action) || reported[d.rule]) continue;
         reported[d.rule] = true;
         const PreparedRule& rule = policy.rules[d.rule];
-        sink->Own("failure-policy/unbounded-restarts", kWarn,
-                  Child(Index(kRules, d.rule), "action"),
+        sink->Own(kFailurePolicyUnboundedRestarts, kWarn, Child(Index(kRules, d.rule), "action"),
                   "rule '" + rule.name + "' restarts forever on an application error: when a " +
                       "Job of '" + js.replicated_jobs[r].name + "' fails with " + reason +
                       (d.conditional ? " and a matching message" : "") + ", " +
@@ -597,7 +595,7 @@ void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, Find
       }
     }
   }
-  sink->Own("failure-policy/max-restarts-unused", kWarn, "spec.failurePolicy.maxRestarts",
+  sink->Own(kFailurePolicyMaxRestartsUnused, kWarn, "spec.failurePolicy.maxRestarts",
             "maxRestarts is " + std::to_string(js.failure_policy->max_restarts) +
                 " but no failure can use it: every failure the Job templates can produce "
                 "resolves to FailJobSet or an action that ignores maxRestarts",
@@ -624,7 +622,7 @@ void CheckUnknownAnnotations(const JobSet& js, FindingSink* sink) {
     for (const MapEntry& e : annotations->entries) {
       if (!InJobSetKeyNamespace(e.key) || Contains(known, e.key)) continue;
       std::string nearest = NearestJobSetKey(e.key);
-      sink->Own("jobset/unknown-annotation", kWarn, Key(place, e.key),
+      sink->Own(kJobSetUnknownAnnotation, kWarn, Key(place, e.key),
                 "annotation '" + e.key +
                     "' is in the JobSet controller's namespace but is no key it knows, so it is "
                     "ignored" +

@@ -5,6 +5,7 @@
 
 #include "validation/core/field_path.h"
 #include "validation/core/text_edit.h"
+#include "validation/jobset/rules.h"
 #include "validation/jobset/validation.h"
 
 namespace jobset {
@@ -245,7 +246,7 @@ void FixDuplicateRuleNames(const Node& object, const Source& src, std::vector<Fi
     std::string field = Child(Index(base, group[1]), "name");
     Finding* finding = nullptr;
     for (Finding& f : *findings)
-      if (f.rule == "failure-policy/duplicate-rule-name" && f.field == field) finding = &f;
+      if (f.rule == kFailurePolicyDuplicateRuleName.id && f.field == field) finding = &f;
     if (!finding) continue;
     size_t keeper = group[0];
     for (size_t j : group)
@@ -289,8 +290,7 @@ void AttachFixes(const Node& object, std::string_view text, const std::vector<si
                  std::vector<Finding>* findings) {
   Source src{text, line_starts};
   for (Finding& f : *findings)
-    if (f.rule == "job-template/pod-failure-policy-restart-policy")
-      FixRestartPolicy(object, src, &f);
+    if (f.rule == kJobTemplatePodFailurePolicyRestartPolicy.id) FixRestartPolicy(object, src, &f);
   FixDuplicateRuleNames(object, src, findings);
   // An edit that changes nothing is no fix.
   for (Finding& f : *findings) {

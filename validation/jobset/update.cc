@@ -9,6 +9,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/k8s_names.h"
 #include "validation/jobset/defaults.h"
+#include "validation/jobset/rules.h"
 #include "validation/jobset/validation.h"
 #include "validation/schema/schema.h"
 
@@ -16,7 +17,6 @@ namespace jobset {
 namespace {
 
 constexpr char kRJobs[] = "spec.replicatedJobs";
-constexpr char kImmutableRule[] = "update/immutable";
 constexpr char kImmutable[] = "Value is immutable";
 constexpr char kFieldImmutable[] = "field is immutable";
 
@@ -188,7 +188,7 @@ std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node&
     const Node* o = Get(old_spec, key);
     const Node* n = Get(new_spec, key);
     if (o && n && !CelEqual(*o, *n)) {
-      sink.Field(kImmutableRule, "spec." + std::string(key), "Invalid value", GoQuote(type),
+      sink.Field(kUpdateImmutable, "spec." + std::string(key), "Invalid value", GoQuote(type),
                  kImmutable);
     }
   };
@@ -214,7 +214,7 @@ std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node&
       const Node* o = Get(old_item, "dependsOn");
       const Node* n = Get(&item, "dependsOn");
       if (o && n && !CelMapListEqual(*o, *n, "name")) {
-        sink.Field(kImmutableRule, Index(kRJobs, i) + ".dependsOn", "Invalid value",
+        sink.Field(kUpdateImmutable, Index(kRJobs, i) + ".dependsOn", "Invalid value",
                    GoQuote("array"), kImmutable);
       }
     }
@@ -271,21 +271,20 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
       const std::string path = Index(kRJobs, i) + ".template.spec";
       if (p_changed || c_changed) {
         if (terminal) {
-          sink.Field("update/elastic-terminal", path, "Forbidden", "",
+          sink.Field(kUpdateElasticTerminal, path, "Forbidden", "",
                      "Cannot mutate parallelism or completions when JobSet is in a terminal "
                      "state (Completed or Failed)");
         } else {
           if (p_changed && p && p->is_int() && p->integer < 1) {
-            sink.Field("update/elastic-parallelism", path + ".parallelism", "Invalid value",
-                       Int(*p), "parallelism must be >= 1");
+            sink.Field(kUpdateElasticParallelism, path + ".parallelism", "Invalid value", Int(*p),
+                       "parallelism must be >= 1");
           }
           if (c_changed && c && c->is_int() && c->integer < 1) {
-            sink.Field("update/elastic-completions", path + ".completions", "Invalid value",
-                       Int(*c), "completions must be >= 1");
+            sink.Field(kUpdateElasticCompletions, path + ".completions", "Invalid value", Int(*c),
+                       "completions must be >= 1");
           }
           if (p && c && !(*p == *c)) {
-            sink.Field("update/elastic-completions", path + ".completions", "Invalid value",
-                       Int(*c),
+            sink.Field(kUpdateElasticCompletions, path + ".completions", "Invalid value", Int(*c),
                        "completions must be equal to parallelism for Elastic Indexed Jobs");
           }
         }
@@ -312,14 +311,14 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
 
   // Step 4: everything else under replicatedJobs is immutable.
   if (!SemanticEqual(&munged, old_rjs)) {
-    sink.Field("update/replicated-jobs-immutable", kRJobs, "Invalid value", CompactJson(munged),
+    sink.Field(kUpdateReplicatedJobsImmutable, kRJobs, "Invalid value", CompactJson(munged),
                kFieldImmutable);
   }
 
   // Step 5: managedBy is immutable.
   const Node* managed_by = Get(new_spec, "managedBy");
   if (!OptionalEqual(managed_by, Get(old_spec, "managedBy"))) {
-    sink.Field("update/managed-by-immutable", "spec.managedBy", "Invalid value",
+    sink.Field(kUpdateManagedByImmutable, "spec.managedBy", "Invalid value",
                managed_by ? RenderValue(*managed_by) : "null", kFieldImmutable);
   }
   return out;

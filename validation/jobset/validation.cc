@@ -11,9 +11,10 @@
 #include <utility>
 
 #include "validation/core/k8s_names.h"
-#include "validation/core/rule_registry.h"
 #include "validation/core/strings.h"
+#include "validation/jobset/rules.h"
 #include "validation/jobset/types.h"
+#include "validation/schema/rules.h"
 
 namespace jobset {
 namespace {
@@ -48,24 +49,24 @@ std::vector<std::string> RJobNames(const JobSet& js) {
 void ValidateMetadata(const JobSet& js, const Node& object, FindingSink* sink) {
   const Node* md = object.Find("metadata");
   if (js.name.empty() && js.generate_name.empty()) {
-    sink->Field("metadata/name", "metadata.name", "Required value", "",
+    sink->Field(kMetadataName, "metadata.name", "Required value", "",
                 "name or generateName is required");
     return;
   }
   if (!js.name.empty()) {
     for (const std::string& e : DNS1123SubdomainErrors(js.name))
-      sink->Field("metadata/name", "metadata.name", "Invalid value", GoQuote(js.name), e);
+      sink->Field(kMetadataName, "metadata.name", "Invalid value", GoQuote(js.name), e);
   } else {
     // generateName is validated as a prefix: apimachinery masks a trailing '-' as 'a'.
     std::string prefix = js.generate_name;
     if (prefix.size() > 1 && prefix.back() == '-') prefix.back() = 'a';
     for (const std::string& e : DNS1123SubdomainErrors(prefix))
-      sink->Field("metadata/name", "metadata.generateName", "Invalid value",
+      sink->Field(kMetadataName, "metadata.generateName", "Invalid value",
                   GoQuote(js.generate_name), e);
   }
   if (!js.namespace_name.empty()) {
     for (const std::string& e : DNS1123LabelErrors(js.namespace_name))
-      sink->Field("metadata/namespace", "metadata.namespace", "Invalid value",
+      sink->Field(kMetadataNamespace, "metadata.namespace", "Invalid value",
                   GoQuote(js.namespace_name), e);
   }
   const Node* labels = md ? md->Find("labels") : nullptr;
@@ -73,11 +74,11 @@ void ValidateMetadata(const JobSet& js, const Node& object, FindingSink* sink) {
     for (const MapEntry& e : labels->entries) {
       std::string path = "metadata.labels";
       for (const std::string& err : QualifiedNameErrors(e.key))
-        sink->Field("metadata/labels", path, "Invalid value", GoQuote(e.key), err, Key(path, e.key),
+        sink->Field(kMetadataLabels, path, "Invalid value", GoQuote(e.key), err, Key(path, e.key),
                     PointAt::kKey);
       if (e.value.is_string()) {
         for (const std::string& err : LabelValueErrors(e.value.text))
-          sink->Field("metadata/labels", path, "Invalid value", GoQuote(e.value.text), err,
+          sink->Field(kMetadataLabels, path, "Invalid value", GoQuote(e.value.text), err,
                       Key(path, e.key));
       }
     }
@@ -93,7 +94,7 @@ void ValidateKeyedList(const Node* list, const std::string& path, FindingSink* s
     const Node* name = item.Find("name");
     if (!name || !name->is_string()) continue;
     if (!seen.insert(name->text).second) {
-      sink->Field("schema/duplicate-key", Index(path, i), "Duplicate value",
+      sink->Field(kSchemaDuplicateKey, Index(path, i), "Duplicate value",
                   "map[string]interface {}{\"name\":" + GoQuote(name->text) + "}", "",
                   Child(Index(path, i), "name"));
     }
@@ -104,7 +105,7 @@ void ValidateKeyedList(const Node* list, const std::string& path, FindingSink* s
 
 // The subdomain, groupName and generated-name DNS-1035 checks, whose "too long" text upstream
 // (ValidateCreate) replaces with its own.
-void DNS1035WithOwnTooLong(std::string_view rule, const std::string& path, std::string_view value,
+void DNS1035WithOwnTooLong(RuleId rule, const std::string& path, std::string_view value,
                            const std::string& too_long, std::string rendered_value,
                            FindingSink* sink) {
   for (std::string e : DNS1035LabelErrors(value)) {
@@ -115,7 +116,7 @@ void DNS1035WithOwnTooLong(std::string_view rule, const std::string& path, std::
 
 void ValidateManagedBy(const std::string& managed_by, FindingSink* sink) {
   const std::string path = "spec.managedBy";
-  const std::string rule = "managed-by/format";
+  const RuleId rule = kManagedByFormat;
   if (managed_by.empty()) {
     sink->Field(rule, path, "Required value", "", "");
   } else {
@@ -148,20 +149,20 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
   int64_t product = 0;
   bool overflow = __builtin_mul_overflow(parallelism, rj.replicas, &product);
   if (overflow || product > kMaxInt32) {
-    sink->Plain("replicated-job/replicas-parallelism-overflow", Child(base, "replicas"),
+    sink->Plain(kReplicatedJobReplicasParallelismOverflow, Child(base, "replicas"),
                 "the product of replicas and parallelism must not exceed 2147483647 for "
                 "replicatedJob '" +
                     rj.name + "'");
   }
   // groupName.
   std::string group = rj.group_name.value_or("default");
-  DNS1035WithOwnTooLong("replicated-job/group-name", Child(base, "groupName"), group,
+  DNS1035WithOwnTooLong(kReplicatedJobGroupName, Child(base, "groupName"), group,
                         ".spec.replicatedJob[].groupName is too long, must be less than 63 "
                         "characters",
                         GoQuote(group), sink);
   // The longest child Job name.
   std::string job_name = N + "-" + rj.name + "-" + Str(rj.replicas - 1);
-  DNS1035WithOwnTooLong("replicated-job/job-name", Child(base, "name"), job_name,
+  DNS1035WithOwnTooLong(kReplicatedJobJobName, Child(base, "name"), job_name,
                         "JobSet name is too long, job names generated for this JobSet will "
                         "exceed 63 characters",
                         GoQuote(job_name), sink);
@@ -174,8 +175,8 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
         e = "JobSet name is too long, pod names generated for this JobSet will exceed 63 "
             "characters";
       }
-      sink->Field("replicated-job/pod-name", Child(base, "name"), "Invalid value",
-                  GoQuote(job_name), e);
+      sink->Field(kReplicatedJobPodName, Child(base, "name"), "Invalid value", GoQuote(job_name),
+                  e);
     }
   }
   // dependsOn: a replicated job may depend on itself or on any earlier one.
@@ -184,8 +185,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
     bool found = false;
     for (size_t j = 0; j <= i && !found; ++j) found = js.replicated_jobs[j].name == dep;
     if (!found) {
-      sink->Plain("depends-on/unknown-replicated-job",
-                  Child(Index(Child(base, "dependsOn"), k), "name"),
+      sink->Plain(kDependsOnUnknownReplicatedJob, Child(Index(Child(base, "dependsOn"), k), "name"),
                   "replicatedJob: " + rj.name + " cannot depend on replicatedJob: " + dep);
     }
   }
@@ -194,19 +194,19 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
       js.failure_policy->restart_strategy == "InPlaceRestart") {
     std::string spec = Child(base, "template.spec");
     if (!rj.backoff_limit || *rj.backoff_limit != kMaxInt32) {
-      sink->Field("in-place-restart/backoff-limit", Child(spec, "backoffLimit"), "Invalid value",
+      sink->Field(kInPlaceRestartBackoffLimit, Child(spec, "backoffLimit"), "Invalid value",
                   rj.backoff_limit ? Str(*rj.backoff_limit) : "null",
                   "replicatedJob " + rj.name +
                       ": must be set to 2147483647 (MaxInt32) when in-place restart is enabled");
     }
     if (!rj.pod_replacement_policy || *rj.pod_replacement_policy != "Failed") {
       sink->Field(
-          "in-place-restart/pod-replacement-policy", Child(spec, "podReplacementPolicy"),
-          "Invalid value", rj.pod_replacement_policy ? GoQuote(*rj.pod_replacement_policy) : "null",
+          kInPlaceRestartPodReplacementPolicy, Child(spec, "podReplacementPolicy"), "Invalid value",
+          rj.pod_replacement_policy ? GoQuote(*rj.pod_replacement_policy) : "null",
           "replicatedJob " + rj.name + ": must be set to Failed when in-place restart is enabled");
     }
     if (!rj.completions || !rj.parallelism || *rj.completions != *rj.parallelism) {
-      sink->Field("in-place-restart/completions-parallelism", Child(spec, "completions"),
+      sink->Field(kInPlaceRestartCompletionsParallelism, Child(spec, "completions"),
                   "Invalid value", rj.completions ? Str(*rj.completions) : "null",
                   "replicatedJob " + rj.name +
                       ": completions and parallelism must be set and equal to each other when "
@@ -227,14 +227,14 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
   if (first_restart_job >= 0) {
     std::string at = Child(Index(kRules, first_restart_job), "action");
     if (!gates.restart_job) {
-      sink->Plain("failure-policy/restart-job-gate", at,
+      sink->Plain(kFailurePolicyRestartJobGate, at,
                   "RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not "
                   "allowed when RestartJob feature gate is disabled");
       return;  // upstream stops here: no other failure policy check runs
     }
     for (size_t i = 0; i < js.replicated_jobs.size(); ++i) {
       if (js.replicated_jobs[i].replicas > 1024) {
-        sink->Plain("failure-policy/restart-job-replicas", Child(Index(kRJobs, i), "replicas"),
+        sink->Plain(kFailurePolicyRestartJobReplicas, Child(Index(kRJobs, i), "replicas"),
                     "JobSet cannot have a failure policy rule with RestartJob or "
                     "RestartJobAndIgnoreMaxRestarts action and a replicated job with replicas > "
                     "1024");
@@ -248,13 +248,13 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
     const FailurePolicyRule& r = fp.rules[i];
     std::string base = Index(kRules, i);
     if (r.name.empty() || r.name.size() > 128) {
-      sink->Plain("failure-policy/rule-name", Child(base, "name"),
+      sink->Plain(kFailurePolicyRuleName, Child(base, "name"),
                   "invalid failure policy rule name of length " + Str(r.name.size()) +
                       ", the rule name must be at least 1 characters long and at most 128 "
                       "characters long");
     }
     if (!RuleNamePatternMatches(r.name)) {
-      sink->Plain("failure-policy/rule-name", Child(base, "name"),
+      sink->Plain(kFailurePolicyRuleName, Child(base, "name"),
                   "invalid failure policy rule name '" + r.name +
                       "', a failure policy rule name must start with an alphabetic character, "
                       "optionally followed by a string of alphanumeric characters or '_,:', and "
@@ -262,14 +262,14 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
     }
     for (size_t k = 0; k < r.target_replicated_jobs.size(); ++k) {
       if (!Contains(names, r.target_replicated_jobs[k])) {
-        sink->Plain("failure-policy/unknown-target", Index(Child(base, "targetReplicatedJobs"), k),
+        sink->Plain(kFailurePolicyUnknownTarget, Index(Child(base, "targetReplicatedJobs"), k),
                     "invalid replicatedJob name '" + r.target_replicated_jobs[k] +
                         "' in failure policy does not appear in .spec.ReplicatedJobs");
       }
     }
     for (size_t k = 0; k < r.on_job_failure_reasons.size(); ++k) {
       if (!Contains(JobFailureReasons(), r.on_job_failure_reasons[k])) {
-        sink->Plain("failure-policy/unknown-reason", Index(Child(base, "onJobFailureReasons"), k),
+        sink->Plain(kFailurePolicyUnknownReason, Index(Child(base, "onJobFailureReasons"), k),
                     "invalid job failure reason '" + r.on_job_failure_reasons[k] +
                         "' in failure policy is not a recognized job failure reason");
       }
@@ -288,7 +288,7 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
   }
   for (const auto& [name, idx] : by_name) {
     if (idx.size() < 2) continue;
-    sink->Plain("failure-policy/duplicate-rule-name", Child(Index(kRules, idx[1]), "name"),
+    sink->Plain(kFailurePolicyDuplicateRuleName, Child(Index(kRules, idx[1]), "name"),
                 "rule names are not unique, rules with indices " + GoIntList(idx) +
                     " all have the same name '" + name + "'");
   }
@@ -301,18 +301,18 @@ void ValidateCoordinator(const JobSet& js, const std::string& N, FindingSink* si
   for (const ReplicatedJob& r : js.replicated_jobs)
     if (r.name == c.replicated_job) rj = &r;
   if (!rj) {
-    sink->Plain("coordinator/unknown-replicated-job", Child(base, "replicatedJob"),
+    sink->Plain(kCoordinatorUnknownReplicatedJob, Child(base, "replicatedJob"),
                 "coordinator replicatedJob " + c.replicated_job + " does not exist");
   } else if (c.job_index < 0 || c.job_index >= rj->replicas) {
     sink->Plain(
-        "coordinator/job-index", Child(base, "jobIndex"),
+        kCoordinatorJobIndex, Child(base, "jobIndex"),
         "coordinator job index " + Str(c.job_index) + " is invalid for replicatedJob " + rj->name);
   } else if (rj->completion_mode.value_or("Indexed") != "Indexed" || !rj->completions) {
-    sink->Plain("coordinator/not-indexed", Child(base, "replicatedJob"),
+    sink->Plain(kCoordinatorNotIndexed, Child(base, "replicatedJob"),
                 "job for coordinator pod must be indexed completion mode, and completions "
                 "number must be set");
   } else if (c.pod_index < 0 || c.pod_index >= *rj->completions) {
-    sink->Plain("coordinator/pod-index", Child(base, "podIndex"),
+    sink->Plain(kCoordinatorPodIndex, Child(base, "podIndex"),
                 "coordinator pod index " + Str(c.pod_index) + " is invalid for replicatedJob " +
                     rj->name + " job index " + Str(c.job_index));
   }
@@ -323,7 +323,7 @@ void ValidateCoordinator(const JobSet& js, const std::string& N, FindingSink* si
   if (!errs.empty()) {
     std::string joined;
     for (const std::string& e : errs) joined += (joined.empty() ? "" : ", ") + e;
-    sink->Plain("coordinator/label-value", base,
+    sink->Plain(kCoordinatorLabelValue, base,
                 "spec will lead to invalid label value \"" + endpoint +
                     "\" for coordinator label \"jobset.sigs.k8s.io/coordinator\" (long JobSet / "
                     "ReplicatedJob / SubDomain name?): " +
@@ -373,15 +373,15 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
       std::string real = Index(Child(Index("spec.volumeClaimPolicies", pi), "templates"), ti);
       std::string name_path = Child(real, "metadata.name");
       if (!seen.insert(name).second) {
-        sink->Field("volume-claim-policy/duplicate-name", Child(reported, "name"), "Invalid value",
+        sink->Field(kVolumeClaimPolicyDuplicateName, Child(reported, "name"), "Invalid value",
                     GoQuote(name), "names must be unique for VolumeClaimPolicies template",
                     name_path);
       }
       for (const std::string& e : DNS1123SubdomainErrors(name))
-        sink->Field("volume-claim-policy/name", Child(reported, "name"), "Invalid value",
-                    GoQuote(name), e, name_path);
+        sink->Field(kVolumeClaimPolicyName, Child(reported, "name"), "Invalid value", GoQuote(name),
+                    e, name_path);
       if (name.size() + 1 + N.size() > 63) {
-        sink->Field("volume-claim-policy/name-too-long", Child(reported, "name"), "Invalid value",
+        sink->Field(kVolumeClaimPolicyNameTooLong, Child(reported, "name"), "Invalid value",
                     GoQuote(name), "VolumeClaimPolicies template name is too long", name_path);
       }
       if (auto it = volumes.find(name); it != volumes.end()) {
@@ -389,7 +389,7 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
           std::string path = Child(
               Index(Child(Child(Index(kRJobs, r), "template.spec.template.spec"), "volumes"), v),
               "name");
-          sink->Field("volume-claim-policy/volume-conflict", path, "Invalid value", GoQuote(name),
+          sink->Field(kVolumeClaimPolicyVolumeConflict, path, "Invalid value", GoQuote(name),
                       "volume name conflicts with VolumeClaimPolicy template name: " + name);
         }
       }
@@ -398,7 +398,7 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
           const Node* rjs = FindPath(object, kRJobs);
           rjobs_json = rjs ? CompactJson(*rjs) : "null";
         }
-        sink->Field("volume-claim-policy/no-volume-mount", kRJobs, "Invalid value", *rjobs_json,
+        sink->Field(kVolumeClaimPolicyNoVolumeMount, kRJobs, "Invalid value", *rjobs_json,
                     "replicatedJob containers don't have a matching volumeMount: " + name +
                         " from VolumeClaimPolicies",
                     name_path);
@@ -432,7 +432,7 @@ void ValidateApiServerRules(const JobSet& js, const Node& object, FindingSink* s
   if (js.startup_policy_order && *js.startup_policy_order == "InOrder") {
     for (const ReplicatedJob& rj : js.replicated_jobs) {
       if (rj.has_depends_on) {
-        sink->Field("jobset/startup-policy-depends-on", "spec", "Invalid value", "\"object\"",
+        sink->Field(kJobSetStartupPolicyDependsOn, "spec", "Invalid value", "\"object\"",
                     "StartupPolicy and DependsOn APIs are mutually exclusive",
                     "spec.startupPolicy.startupPolicyOrder");
         break;
@@ -449,7 +449,7 @@ void ValidateApiServerRules(const JobSet& js, const Node& object, FindingSink* s
         const Node* ns = md ? md->Find("namespace") : nullptr;
         if (ns && ns->is_string() && !ns->text.empty()) {
           std::string path = Index("spec.volumeClaimPolicies", i);
-          sink->Field("volume-claim-policy/namespace", path, "Invalid value", "\"object\"",
+          sink->Field(kVolumeClaimPolicyNamespace, path, "Invalid value", "\"object\"",
                       "namespace cannot be set for VolumeClaimPolicies templates",
                       Child(Index(Child(path, "templates"), t), "metadata.namespace"));
           break;
@@ -469,21 +469,21 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
   // The InPlaceRestart gate.
   if (!gates.in_place_restart && js.failure_policy &&
       js.failure_policy->restart_strategy == "InPlaceRestart") {
-    sink->Plain("failure-policy/in-place-restart-gate", "spec.failurePolicy.restartStrategy",
+    sink->Plain(kFailurePolicyInPlaceRestartGate, "spec.failurePolicy.restartStrategy",
                 "InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate "
                 "is disabled");
   }
   // No dependsOn on the first replicated job.
   if (!js.replicated_jobs.empty() && js.replicated_jobs[0].has_depends_on) {
-    sink->Plain("depends-on/first-replicated-job", "spec.replicatedJobs[0].dependsOn",
+    sink->Plain(kDependsOnFirstReplicatedJob, "spec.replicatedJobs[0].dependsOn",
                 "DependsOn can't be set for the first ReplicatedJob", PointAt::kKey);
   }
   // network.subdomain: DNS-1123 subdomain, then DNS-1035 label.
   if (js.has_network && js.subdomain && !js.subdomain->empty()) {
     const std::string path = "spec.network.subdomain";
     for (const std::string& e : DNS1123SubdomainErrors(*js.subdomain))
-      sink->Field("network/subdomain", path, "Invalid value", GoQuote(*js.subdomain), e);
-    DNS1035WithOwnTooLong("network/subdomain", path, *js.subdomain,
+      sink->Field(kNetworkSubdomain, path, "Invalid value", GoQuote(*js.subdomain), e);
+    DNS1035WithOwnTooLong(kNetworkSubdomain, path, *js.subdomain,
                           ".spec.network.subdomain is too long, must be less than 63 characters",
                           GoQuote(*js.subdomain), sink);
   }
@@ -498,7 +498,7 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
     const auto& targets = js.success_policy->target_replicated_jobs;
     for (size_t k = 0; k < targets.size(); ++k) {
       if (!Contains(names, targets[k])) {
-        sink->Plain("success-policy/unknown-target",
+        sink->Plain(kSuccessPolicyUnknownTarget,
                     Index("spec.successPolicy.targetReplicatedJobs", k),
                     "invalid replicatedJob name '" + targets[k] +
                         "' does not appear in .spec.ReplicatedJobs");

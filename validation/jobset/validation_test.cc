@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "validation/core/loader.h"
-#include "validation/core/rule_registry.h"
 #include "validation/jobset/lint.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

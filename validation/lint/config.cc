@@ -4,8 +4,8 @@
 
 #include "validation/core/loader.h"
 #include "validation/core/path_glob.h"
-#include "validation/core/rule_registry.h"
 #include "validation/core/strings.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "validation/core/patch.h"
+#include "validation/core/rules.h"
 #include "validation/core/suggest.h"
 #include "validation/framework/lint.h"
 #include "validation/framework/types.h"
@@ -115,10 +116,9 @@ bool NearGroup(std::string_view group, const KindHandler& h) {
   return EditDistance(group, ours) <= 3 || lower.find(h.group_word) != std::string::npos;
 }
 
-Finding IdentityFinding(const char* rule, const std::string& field, Mark mark,
-                        std::string message) {
+Finding IdentityFinding(RuleId rule, const std::string& field, Mark mark, std::string message) {
   Finding f;
-  f.rule = rule;
+  f.rule = rule.id;
   f.severity = Severity::kError;
   f.field = field;
   f.mark = mark;
@@ -158,7 +158,7 @@ bool FindIdentityProblem(const Node& object, Finding* finding) {
       if (km == KindMatch::kNone || (km == KindMatch::kNear && h.kind.size() <= 3)) continue;
       std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
       std::string other = h.kind == "Job" ? " (a Kubernetes Job is apiVersion: batch/v1)" : "";
-      *finding = IdentityFinding("input/unknown-api-version", "apiVersion", kn->mark,
+      *finding = IdentityFinding(kInputUnknownApiVersion, "apiVersion", kn->mark,
                                  "apiVersion not set; did you mean " + want + also + " (" +
                                      std::string(h.title) + ")?" + other);
       return true;
@@ -166,7 +166,7 @@ bool FindIdentityProblem(const Node& object, Finding* finding) {
     if (group == our_group) {
       if (kind.empty()) {
         *finding = IdentityFinding(
-            "input/unknown-kind", "kind", av->mark,
+            kInputUnknownKind, "kind", av->mark,
             "kind not set; did you mean " + want_kind + " (" + std::string(h.title) + ")?");
         return true;
       }
@@ -174,20 +174,20 @@ bool FindIdentityProblem(const Node& object, Finding* finding) {
       if (version != our_version) {
         std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
         *finding =
-            IdentityFinding("input/unknown-api-version", "apiVersion", av->mark,
+            IdentityFinding(kInputUnknownApiVersion, "apiVersion", av->mark,
                             no_match + ": the " + std::string(h.title) + " API serves only " +
                                 std::string(our_version) + "; did you mean " + want + also + "?");
         return true;
       }
       *finding = IdentityFinding(
-          "input/unknown-kind", "kind", kn->mark,
+          kInputUnknownKind, "kind", kn->mark,
           no_match + "; did you mean " + want_kind + " (" + std::string(h.title) + ")?");
       return true;
     }
     if (km != KindMatch::kNone && NearGroup(group, h)) {
       std::string also = km == KindMatch::kNear ? " and " + want_kind : "";
       *finding =
-          IdentityFinding("input/unknown-api-version", "apiVersion", av->mark,
+          IdentityFinding(kInputUnknownApiVersion, "apiVersion", av->mark,
                           no_match + ": no API group " + std::string(group) + "; did you mean " +
                               want + also + " (" + std::string(h.title) + ")?");
       return true;

@@ -6,6 +6,7 @@
 #include "validation/core/patch.h"
 #include "validation/core/rule_registry.h"
 #include "validation/lint/lint.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset {
 namespace {

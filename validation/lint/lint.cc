@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "validation/core/helm_template.h"
+#include "validation/core/rules.h"
 #include "validation/core/text_edit.h"
 #include "validation/lint/kinds.h"
 
@@ -95,7 +96,7 @@ FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   // errors (or findings on `{{ }}` values).
   if (Mark helm = FindHelmTemplateAction(file.text); helm.known()) {
     Finding f;
-    f.rule = "input/helm-template";
+    f.rule = kInputHelmTemplate.id;
     f.severity = Severity::kInfo;
     f.mark = helm;
     f.file = file.path;

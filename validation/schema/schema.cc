@@ -31,6 +31,7 @@
 #include "validation/core/field_path.h"
 #include "validation/schema/fast_schema.h"
 #include "validation/schema/node_adapter.h"  // First: configures valijson.
+#include "validation/schema/rules.h"
 #include "validation/schema/schema_internal.h"
 
 namespace jobset {
@@ -405,8 +406,7 @@ class Explainer {
   }
 
   // The rule id of a violation of `keyword` at `field`: the report's, else `rule`.
-  std::string_view RuleFor(std::string_view keyword, std::string_view field,
-                           std::string_view rule) const {
+  RuleId RuleFor(std::string_view keyword, std::string_view field, RuleId rule) const {
     for (const SchemaRuleId& r : report_.rules) {
       if (r.keyword == keyword && (r.field.empty() || r.field == field)) return r.rule;
     }
@@ -414,9 +414,9 @@ class Explainer {
   }
 
   // Adds the finding of a violation of `keyword` (once per rule and field).
-  void Add(std::string_view keyword, std::string_view rule, const std::string& field,
-           std::string message, Mark mark, Severity severity = Severity::kError) {
-    std::string id(RuleFor(keyword, field, rule));
+  void Add(std::string_view keyword, RuleId rule, const std::string& field, std::string message,
+           Mark mark, Severity severity = Severity::kError) {
+    std::string id(RuleFor(keyword, field, rule).id);
     if (!seen_.emplace(id, field).second) return;
     Finding f;
     f.rule = std::move(id);
@@ -430,7 +430,7 @@ class Explainer {
 
   void Composite(const Place& place, const char* keyword, const char* what) {
     std::string p = Shown(place.path);
-    Add(keyword, "schema/invalid", place.path,
+    Add(keyword, kSchemaInvalid, place.path,
         p + ": Invalid value: " + Rendered(*place.node) + ": " + p + " in body " + what,
         ValueMark(place));
   }
@@ -460,7 +460,7 @@ class Explainer {
         }
         if (!ok) {
           std::string actual = Quote(Node::KindName(n.kind));
-          Add("type", "schema/type", place.path,
+          Add("type", kSchemaType, place.path,
               p + ": Invalid value: " + actual + ": " + p + " in body must be of type " + expected +
                   ": " + actual,
               ValueMark(place));
@@ -476,7 +476,7 @@ class Explainer {
           supported += RenderJson(v);
         }
         if (!found) {
-          Add("enum", "schema/enum", place.path,
+          Add("enum", kSchemaEnum, place.path,
               p + ": Unsupported value: " + Rendered(n) + ": supported values: " + supported,
               ValueMark(place));
         }
@@ -497,7 +497,7 @@ class Explainer {
         const Node* value = n.Find(key);
         if (!value || value->is_null()) {
           std::string field = Child(place.path, key);
-          Add("required", "schema/required", field, field + ": Required value", KeyMark(place));
+          Add("required", kSchemaRequired, field, field + ": Required value", KeyMark(place));
         }
       }
     }
@@ -509,7 +509,7 @@ class Explainer {
         std::string field = Child(place.path, e.key);
         std::string message = "unknown field " + Quoted(field);
         if (!report_.unknown_field_detail.empty()) message += ": " + report_.unknown_field_detail;
-        Add("additionalProperties", "schema/unknown-field", field, std::move(message),
+        Add("additionalProperties", kSchemaUnknownField, field, std::move(message),
             e.key_mark.known() ? e.key_mark : KeyMark(place), report_.unknown_field_severity);
       }
     }
@@ -520,14 +520,14 @@ class Explainer {
     const std::string p = Shown(place.path);
     if (auto max = s.find("maxItems");
         max != s.end() && max->is_number_integer() && size > max->get<uint64_t>()) {
-      Add("maxItems", "schema/max-items", place.path,
+      Add("maxItems", kSchemaMaxItems, place.path,
           p + ": Too many: " + std::to_string(size) + ": must have at most " + max->dump() +
               " items",
           ValueMark(place));
     }
     if (auto min = s.find("minItems");
         min != s.end() && min->is_number_integer() && size < min->get<uint64_t>()) {
-      Add("minItems", "schema/max-items", place.path,
+      Add("minItems", kSchemaMaxItems, place.path,
           p + ": Invalid value: " + Rendered(*place.node) + ": " + p +
               " in body should have at least " + min->dump() + " items",
           ValueMark(place));
@@ -540,12 +540,12 @@ class Explainer {
     const size_t length = CodePoints(text);
     if (auto max = s.find("maxLength");
         max != s.end() && max->is_number_integer() && length > max->get<uint64_t>()) {
-      Add("maxLength", "schema/invalid", place.path,
+      Add("maxLength", kSchemaInvalid, place.path,
           p + ": Too long: may not be more than " + max->dump() + " bytes", ValueMark(place));
     }
     if (auto min = s.find("minLength");
         min != s.end() && min->is_number_integer() && length < min->get<uint64_t>()) {
-      Add("minLength", "schema/invalid", place.path,
+      Add("minLength", kSchemaInvalid, place.path,
           p + ": Invalid value: " + Quoted(text) + ": " + p + " in body should be at least " +
               min->dump() + " chars long",
           ValueMark(place));
@@ -554,7 +554,7 @@ class Explainer {
       const std::string& source = pattern->get_ref<const std::string&>();
       re2::RE2 re(source, re2::RE2::Quiet);
       if (re.ok() && !re2::RE2::PartialMatch(text, re)) {
-        Add("pattern", "schema/invalid", place.path,
+        Add("pattern", kSchemaInvalid, place.path,
             p + ": Invalid value: " + Quoted(text) + ": " + p + " in body should match '" + source +
                 "'",
             ValueMark(place));
@@ -575,7 +575,7 @@ class Explainer {
       if (!bad) return;
       std::string relation = below ? (exclusive ? "greater than" : "greater than or equal to")
                                    : (exclusive ? "less than" : "less than or equal to");
-      Add(keyword, "schema/minimum", place.path,
+      Add(keyword, kSchemaMinimum, place.path,
           p + ": Invalid value: " + Rendered(n) + ": " + p + " in body should be " + relation +
               " " + NumberText(*it),
           ValueMark(place));

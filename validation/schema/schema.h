@@ -8,6 +8,7 @@
 
 #include "validation/core/finding.h"
 #include "validation/core/node.h"
+#include "validation/core/rule_registry.h"
 
 namespace jobset {
 
@@ -42,7 +43,7 @@ struct SchemaRuleId {
   /// "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf" or "not".
   std::string_view keyword;
   std::string_view field;  ///< Only at this field path ("metadata.name"); "" at any.
-  std::string_view rule;   ///< The rule id reported.
+  RuleId rule;             ///< The rule id reported.
 };
 
 /// How ValidateSchema reports the violations of one kind's schema. The default: the schema/*

@@ -800,10 +800,10 @@ std::vector<Finding> Reported(const CompiledSchema& schema, const std::string& y
 TEST_CASE("schema report: rule ids by keyword and field, first match wins") {
   auto schema = ReportCrd();
   SchemaReport report;
-  report.rules = {{"pattern", "spec.name", "thing/name"},
-                  {"minimum", "", "thing/bound"},
-                  {"maximum", "", "thing/bound"},
-                  {"type", "", "thing/type"}};
+  report.rules = {{"pattern", "spec.name", RuleId{"thing/name"}},
+                  {"minimum", "", RuleId{"thing/bound"}},
+                  {"maximum", "", RuleId{"thing/bound"}},
+                  {"type", "", RuleId{"thing/type"}}};
   const std::string yaml = "spec: {name: A1, size: 10, mode: C, items: [1]}\n";
   std::vector<std::string> got;
   for (const Finding& f : Reported(*schema, yaml, report)) {
@@ -822,14 +822,14 @@ TEST_CASE("schema report: rule ids by keyword and field, first match wins") {
   CHECK(plain[0].rule == "schema/invalid");
   CHECK(plain[1].rule == "schema/minimum");
   // A field mapping applies at that field only.
-  report.rules = {{"pattern", "spec.other", "thing/name"}};
+  report.rules = {{"pattern", "spec.other", RuleId{"thing/name"}}};
   CHECK(Reported(*schema, "spec: {name: A1}\n", report).at(0).rule == "schema/invalid");
 }
 
 TEST_CASE("schema report: pruned unknown fields, Go quoting, null list items") {
   auto schema = ReportCrd();
   SchemaReport report;
-  report.rules = {{"additionalProperties", "", "thing/unknown-field"}};
+  report.rules = {{"additionalProperties", "", RuleId{"thing/unknown-field"}}};
   report.unknown_field_severity = Severity::kWarning;
   report.unknown_field_detail = "pruned";
   report.quote = &GoQuote;

@@ -9,15 +9,17 @@
 #include "validation/core/field_path.h"
 #include "validation/core/finding_sink.h"
 #include "validation/core/k8s_names.h"
+#include "validation/schema/rules.h"
 #include "validation/schema/schema.h"
 #include "validation/volcano/defaults.h"
+#include "validation/volcano/rules.h"
 #include "validation/volcano/validation.h"
 
 namespace jobset {
 namespace {
 
-void Warn(const Node& object, std::vector<Finding>* out, std::string_view rule,
-          std::string_view locate, std::string message, PointAt at = PointAt::kValue) {
+void Warn(const Node& object, std::vector<Finding>* out, RuleId rule, std::string_view locate,
+          std::string message, PointAt at = PointAt::kValue) {
   FindingSink(object, out).Own(rule, Severity::kWarning, locate, std::move(message), {}, at);
 }
 
@@ -28,7 +30,7 @@ void ValidateName(const Node& object, std::vector<Finding>* out) {
   std::string generate = TextOf(md ? md->Find("generateName") : nullptr);
   auto add = [&](const std::string& field, const std::string& value, const std::string& detail) {
     Finding f;
-    f.rule = "metadata/name";
+    f.rule = kMetadataName.id;
     f.field = field;
     f.message = field + ": " + (value.empty() ? "Required value" : "Invalid value: " + value) +
                 ": " + detail;
@@ -135,7 +137,7 @@ void ShadowedPolicies(const Node& defaulted, std::vector<Finding>* out) {
       if (!c || !c->is_int() || !EventsOf(list->items[j]).empty()) continue;
       long first = index.FirstTakingExitCode(c->integer);
       if (first >= 0 && first < static_cast<long>(j)) {
-        Warn(defaulted, out, "volcano/shadowed-policy", Index(base, j) + ".exitCode",
+        Warn(defaulted, out, kVolcanoShadowedPolicy, Index(base, j) + ".exitCode",
              "exit code " + std::to_string(c->integer) + " comes with a PodFailed event, which " +
                  Index(base, static_cast<size_t>(first)) +
                  " takes first (the first matching policy wins): this policy never fires");
@@ -187,7 +189,7 @@ void ShadowedPolicies(const Node& defaulted, std::vector<Finding>* out) {
       continue;
     }
     if (shadowed) {
-      Warn(defaulted, out, "volcano/shadowed-policy", Index("spec.policies", j),
+      Warn(defaulted, out, kVolcanoShadowedPolicy, Index("spec.policies", j),
            "every task has a policy that takes " +
                (events.empty() ? "exit code " + std::to_string(c->integer)
                                : "what this policy handles") +
@@ -230,7 +232,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
     if (code && code->is_int() && !has_events &&
         std::find(VolcanoPolicyActions().begin(), VolcanoPolicyActions().end(), action) ==
             VolcanoPolicyActions().end()) {
-      Warn(defaulted, out, "volcano/exit-code-action", Child(at, "action"),
+      Warn(defaulted, out, kVolcanoExitCodeAction, Child(at, "action"),
            "action " + GoQuote(action) + " of an exit-code policy is not a policy action (" +
                "nothing checks it): when exit code " + std::to_string(code->integer) +
                " occurs the controller only syncs the job");
@@ -246,15 +248,15 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
     bool has_timeout = timeout && timeout->is_string() && !timeout->text.empty();
     for (const auto& [event, where] : events) {
       if (event == "JobUpdated") {
-        Warn(defaulted, out, "volcano/dead-event", where,
+        Warn(defaulted, out, kVolcanoDeadEvent, where,
              "the job controller never emits JobUpdated (a spec change is handled as OutOfSync): "
              "this policy never fires");
       } else if (event == "PodPending" && !has_timeout) {
-        Warn(defaulted, out, "volcano/dead-event", where,
+        Warn(defaulted, out, kVolcanoDeadEvent, where,
              "a PodPending policy fires only with a timeout (a pod that stays pending that "
              "long): without one it never fires");
       } else if (event == "Unknown" && task) {
-        Warn(defaulted, out, "volcano/dead-event", where,
+        Warn(defaulted, out, kVolcanoDeadEvent, where,
              "the Unknown event comes from the PodGroup and names no task: in a task policy it "
              "never fires (move it to spec.policies)");
       }
@@ -266,7 +268,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
   ShadowedPolicies(defaulted, out);
   const Node* max_retry = spec->Find("maxRetry");
   if (restarts && max_retry && max_retry->is_int() && max_retry->integer == 1) {
-    Warn(defaulted, out, "volcano/max-retry", "spec.maxRetry",
+    Warn(defaulted, out, kVolcanoMaxRetry, "spec.maxRetry",
          "maxRetry 1 allows no restart: the first restart or resume action ends the job Failed "
          "(maxRetry N allows N-1 restarts)");
   }
@@ -274,11 +276,11 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
   auto explicit_zero = [](const Node* n) { return n && n->is_int() && n->integer == 0; };
   if (orig_spec && orig_spec->is_map()) {
     if (explicit_zero(orig_spec->Find("maxRetry"))) {
-      Warn(defaulted, out, "volcano/zero-replaced", "spec.maxRetry",
+      Warn(defaulted, out, kVolcanoZeroReplaced, "spec.maxRetry",
            "maxRetry: 0 is read as unset: the mutating webhook replaces it with 3");
     }
     if (explicit_zero(orig_spec->Find("minAvailable"))) {
-      Warn(defaulted, out, "volcano/zero-replaced", "spec.minAvailable",
+      Warn(defaulted, out, kVolcanoZeroReplaced, "spec.minAvailable",
            "minAvailable: 0 is read as unset: the mutating webhook replaces it with " +
                std::to_string(IntOr(spec->Find("minAvailable"), 0)) +
                " (the sum of the tasks' minAvailable)");
@@ -286,7 +288,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
     const Node* tasks = orig_spec->Find("tasks");
     for (size_t i = 0; tasks && tasks->is_seq() && i < tasks->items.size(); ++i) {
       if (explicit_zero(tasks->items[i].Find("maxRetry"))) {
-        Warn(defaulted, out, "volcano/zero-replaced", Index("spec.tasks", i) + ".maxRetry",
+        Warn(defaulted, out, kVolcanoZeroReplaced, Index("spec.tasks", i) + ".maxRetry",
              "task maxRetry: 0 is read as unset: the mutating webhook replaces it with 3");
       }
     }
@@ -304,7 +306,7 @@ void AnalyzeVolcanoJob(const Node& original, const Node& defaulted, std::vector<
     std::string checked = job + "-" + name + "-" + std::to_string(i);
     std::string last = job + "-" + name + "-" + std::to_string(replicas - 1);
     if (checked.size() <= 63 && last.size() > 63) {
-      Warn(defaulted, out, "volcano/pod-name-length", Index("spec.tasks", i) + ".name",
+      Warn(defaulted, out, kVolcanoPodNameLength, Index("spec.tasks", i) + ".name",
            "pod " + last + " is " + std::to_string(last.size()) +
                " characters: its hostname (the pod name) must be at most 63, so pods with "
                "high replica indexes fail (upstream checks only " +
@@ -332,7 +334,7 @@ std::vector<Finding> LintVolcanoJob(const Node& object) {
   bool undecodable = false;
   for (const Finding& f : findings) {
     rejected.insert(f.field);
-    undecodable = undecodable || f.rule == "schema/type";
+    undecodable = undecodable || f.rule == kSchemaType.id;
   }
   std::vector<Finding> webhook;
   if (!undecodable) ValidateVolcanoCreate(defaulted, &webhook);

@@ -13,6 +13,7 @@
 #include "validation/core/k8s_names.h"
 #include "validation/core/strings.h"
 #include "validation/volcano/defaults.h"
+#include "validation/volcano/rules.h"
 
 namespace jobset {
 namespace {
@@ -26,10 +27,10 @@ std::string GoList(const std::vector<std::string>& v) {
 
 // Adds an error finding: `upstream` is the fragment upstream appends; the message for people
 // is the fragment without its surrounding spaces and trailing ';'.
-void Error(const Node& object, std::vector<Finding>* out, std::string_view rule,
-           std::string_view locate, std::string upstream, PointAt at = PointAt::kValue) {
+void Error(const Node& object, std::vector<Finding>* out, RuleId rule, std::string_view locate,
+           std::string upstream, PointAt at = PointAt::kValue) {
   Finding f;
-  f.rule = std::string(rule);
+  f.rule = std::string(rule.id);
   f.severity = Severity::kError;
   f.field = std::string(locate);
   f.message = std::string(Trim(upstream, " \t\n"));
@@ -70,7 +71,7 @@ void ValidatePolicies(const Node& object, const Node* policies, const std::strin
                       const std::string& shown, std::vector<Finding>* out) {
   if (!policies || !policies->is_seq()) return;
   struct Err {
-    const char* rule;
+    RuleId rule;
     std::string locate, text;
   };
   std::vector<Err> errs;
@@ -84,31 +85,31 @@ void ValidatePolicies(const Node& object, const Node* policies, const std::strin
     const Node* code = p.Find("exitCode");
     bool has_code = code && !code->is_null();
     if (!events.empty() && has_code) {
-      errs.push_back({"volcano/policy-event-exit-code", at,
-                      "must not specify event and exitCode simultaneously"});
+      errs.push_back(
+          {kVolcanoPolicyEventExitCode, at, "must not specify event and exitCode simultaneously"});
       break;
     }
     if (events.empty() && !has_code) {
       errs.push_back(
-          {"volcano/policy-event-exit-code", at, "either event and exitCode should be specified"});
+          {kVolcanoPolicyEventExitCode, at, "either event and exitCode should be specified"});
       break;
     }
     if (!events.empty()) {
       std::string action = TextOf(p.Find("action"));
       for (const auto& [event, where] : events) {
         if (!Contains(VolcanoPolicyEvents(), event)) {
-          errs.push_back({"volcano/policy-event", where,
+          errs.push_back({kVolcanoPolicyEvent, where,
                           shown + ": Invalid value: " + GoQuote(event) + ": invalid policy event"});
           break;
         }
         if (!Contains(VolcanoPolicyActions(), action)) {
           errs.push_back(
-              {"volcano/policy-action", Child(at, "action"),
+              {kVolcanoPolicyAction, Child(at, "action"),
                shown + ": Invalid value: " + GoQuote(action) + ": invalid policy action"});
           break;
         }
         if (Contains(events_seen, event)) {
-          errs.push_back({"volcano/duplicate-policy", where,
+          errs.push_back({kVolcanoDuplicatePolicy, where,
                           "duplicate event " + event + "  across different policy"});
           break;
         }
@@ -118,16 +119,16 @@ void ValidatePolicies(const Node& object, const Node* policies, const std::strin
     } else if (code->is_int()) {
       if (code->integer == 0) {
         errs.push_back(
-            {"volcano/exit-code-zero", Child(at, "exitCode"), "0 is not a valid error code"});
+            {kVolcanoExitCodeZero, Child(at, "exitCode"), "0 is not a valid error code"});
       } else if (!codes_seen.insert(code->integer).second) {
-        errs.push_back({"volcano/duplicate-policy", Child(at, "exitCode"),
+        errs.push_back({kVolcanoDuplicatePolicy, Child(at, "exitCode"),
                         "duplicate exitCode " + std::to_string(code->integer)});
       }
     }
   }
   if (!star_at.empty() && events_seen.size() > 1) {
     errs.push_back(
-        {"volcano/wildcard-event", star_at, "if there's * here, no other policy should be here"});
+        {kVolcanoWildcardEvent, star_at, "if there's * here, no other policy should be here"});
   }
   if (errs.empty()) return;
   // hashicorp/go-multierror's text, then upstream's lists (Go map order upstream; ours fixed).
@@ -167,21 +168,20 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
   int64_t min_parts = IntOr(pp->Find("minPartitions"), 0);
   const Node* min = task.Find("minAvailable");
   if (total <= 0) {
-    Error(object, out, "volcano/partition-policy", Child(where, "totalPartitions"),
+    Error(object, out, kVolcanoPartitionPolicy, Child(where, "totalPartitions"),
           "'TotalPartitions' must be greater than 0" + in);
   } else if (size <= 0) {
-    Error(object, out, "volcano/partition-policy", Child(where, "partitionSize"),
+    Error(object, out, kVolcanoPartitionPolicy, Child(where, "partitionSize"),
           "'PartitionSize' must be greater than 0" + in);
   } else if (IntOr(task.Find("replicas"), 0) != total * size) {
-    Error(object, out, "volcano/partition-policy", Child(at, "replicas"),
+    Error(object, out, kVolcanoPartitionPolicy, Child(at, "replicas"),
           "'Replicas' are not equal to TotalPartitions*PartitionSize" + in);
   } else if (min && min->is_int() && min_parts > 0 && min_parts * size != IntOr(min, 0)) {
-    Error(object, out, "volcano/partition-policy", Child(at, "minAvailable"),
+    Error(object, out, kVolcanoPartitionPolicy, Child(at, "minAvailable"),
           "'MinAvailable' is not equal to MinPartitions*PartitionSize" + in);
   }
   if (BothTiers(pp->Find("networkTopology"))) {
-    Error(object, out, "volcano/network-topology-tiers", Child(where, "networkTopology"),
-          kBothTiers);
+    Error(object, out, kVolcanoNetworkTopologyTiers, Child(where, "networkTopology"), kBothTiers);
   }
 }
 
@@ -232,7 +232,7 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
   std::string fragment = prefix;
   for (const auto& [where, text] : errs) fragment += text + ". ";
   for (size_t k = 0; k < errs.size(); ++k) {
-    Error(object, out, "volcano/pod-template", Child(at, errs[k].first), k == 0 ? fragment : "");
+    Error(object, out, kVolcanoPodTemplate, Child(at, errs[k].first), k == 0 ? fragment : "");
     out->back().message = prefix + errs[k].second;
   }
   return !errs.empty();
@@ -279,7 +279,7 @@ void ValidateTopologyCpu(const Node& object, const Node& task, const std::string
       }
       const Node* cpu = req && req->is_map() ? req->Find("cpu") : nullptr;
       if (cpu && !WholeCpu(*cpu)) {
-        Error(object, out, "volcano/topology-cpu",
+        Error(object, out, kVolcanoTopologyCpu,
               Index(Child(Child(at, "template.spec"), list), c) + ".resources." + which + ".cpu",
               "the cpu request isn't an integer in spec.task[" + std::to_string(index) +
                   "] container[" + std::to_string(k) + "].");
@@ -301,27 +301,26 @@ void ValidateVolumes(const Node& object, const Node* volumes, std::vector<Findin
     bool has_claim = claim && !claim->is_null();
     std::string name = TextOf(v.Find("volumeClaimName"));
     if (path.empty()) {
-      return Error(object, out, "volcano/volume", Child(at, "mountPath"),
-                   " mountPath is required;");
+      return Error(object, out, kVolcanoVolume, Child(at, "mountPath"), " mountPath is required;");
     }
     if (!paths.insert(path).second) {
-      return Error(object, out, "volcano/volume", Child(at, "mountPath"),
+      return Error(object, out, kVolcanoVolume, Child(at, "mountPath"),
                    " duplicated mountPath: " + path + ";");
     }
     if (!has_claim && name.empty()) {
-      return Error(object, out, "volcano/volume", at,
+      return Error(object, out, kVolcanoVolume, at,
                    " either VolumeClaim or VolumeClaimName must be specified;");
     }
     if (!name.empty()) {
       if (has_claim) {
-        return Error(object, out, "volcano/volume", Child(at, "volumeClaimName"),
+        return Error(object, out, kVolcanoVolume, Child(at, "volumeClaimName"),
                      "conflict: If you want to use an existing PVC, just specify "
                      "VolumeClaimName.If you want to create a new PVC, you do not need to "
                      "specify VolumeClaimName");
       }
       std::vector<std::string> errs = DNS1123SubdomainErrors(name);
       if (!errs.empty()) {
-        return Error(object, out, "volcano/volume", Child(at, "volumeClaimName"),
+        return Error(object, out, kVolcanoVolume, Child(at, "volumeClaimName"),
                      "invalid VolumeClaimName " + name + " : " + GoList(errs));
       }
     }
@@ -561,7 +560,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   const Node* tasks = spec ? spec->Find("tasks") : nullptr;
   // At least one task.
   if (!tasks || !tasks->is_seq() || tasks->items.empty()) {
-    return Error(object, out, "volcano/no-tasks", "spec.tasks", "No task specified in job spec",
+    return Error(object, out, kVolcanoNoTasks, "spec.tasks", "No task specified in job spec",
                  PointAt::kKey);
   }
   // The mpi plugin's master task exists.
@@ -571,13 +570,13 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     bool found = false;
     for (const Node& t : tasks->items) found = found || TextOf(t.Find("name")) == master;
     if (!found) {
-      return Error(object, out, "volcano/mpi-master-task", "spec.plugins.mpi",
+      return Error(object, out, kVolcanoMpiMasterTask, "spec.plugins.mpi",
                    "The specified mpi master task was not found", PointAt::kKey);
     }
   }
   // networkTopology names one tier bound, not both.
   if (BothTiers(spec->Find("networkTopology"))) {
-    Error(object, out, "volcano/network-topology-tiers", "spec.networkTopology", kBothTiers);
+    Error(object, out, kVolcanoNetworkTopologyTiers, "spec.networkTopology", kBothTiers);
   }
   // Per task: replicas, minAvailable, names, policies, template, topology, partitions.
   std::set<std::string> names;
@@ -589,11 +588,11 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     int64_t replicas = IntOr(t.Find("replicas"), 0);
     const Node* min = t.Find("minAvailable");
     if (min && min->is_int() && IntOr(min, 0) > replicas) {
-      Error(object, out, "volcano/task-min-available", Child(at, "minAvailable"),
+      Error(object, out, kVolcanoTaskMinAvailable, Child(at, "minAvailable"),
             " 'minAvailable' is greater than 'replicas' in task: " + name + ", job: " + job + ";");
     }
     if (!names.insert(name).second) {
-      Error(object, out, "volcano/duplicate-task-name", Child(at, "name"),
+      Error(object, out, kVolcanoDuplicateTaskName, Child(at, "name"),
             " duplicated task name " + name + ";");
       break;  // Upstream stops here: later tasks are neither checked nor counted.
     }
@@ -601,7 +600,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
     ValidatePolicies(object, t.Find("policies"), Child(at, "policies"), "spec.tasks.policies", out);
     std::string pod = job + "-" + name + "-" + std::to_string(i);
     if (std::vector<std::string> errs = QualifiedNameErrors(pod); !errs.empty()) {
-      Error(object, out, "volcano/pod-name", Child(at, "name"),
+      Error(object, out, kVolcanoPodName, Child(at, "name"),
             "create pod with name " + pod + " validate failed " + GoList(errs) + ";");
     }
     if (!ValidatePodTemplate(object, t, at, i, out)) ValidateTopologyCpu(object, t, at, i, out);
@@ -609,18 +608,18 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   }
   // The job: name, minAvailable, policies, plugins, volumes.
   if (std::vector<std::string> errs = QualifiedNameErrors(job); !errs.empty()) {
-    Error(object, out, "volcano/job-name", "metadata.name",
+    Error(object, out, kVolcanoJobName, "metadata.name",
           "create job with name " + job + " validate failed " + GoList(errs));
   }
   if (total_replicas < IntOr(spec->Find("minAvailable"), 0)) {
-    Error(object, out, "volcano/min-available", "spec.minAvailable",
+    Error(object, out, kVolcanoMinAvailable, "spec.minAvailable",
           " job 'minAvailable' should not be greater than total replicas in tasks;");
   }
   ValidatePolicies(object, spec->Find("policies"), "spec.policies", "spec.policies", out);
   if (plugins && plugins->is_map()) {
     for (const MapEntry& e : plugins->entries) {
       if (!Contains(VolcanoPlugins(), e.key)) {
-        Error(object, out, "volcano/unknown-plugin", Key("spec.plugins", e.key),
+        Error(object, out, kVolcanoUnknownPlugin, Key("spec.plugins", e.key),
               " unable to find job plugin: " + e.key + ";", PointAt::kKey);
       }
     }
@@ -628,14 +627,14 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
   ValidateVolumes(object, spec->Find("volumes"), out);
   // The queue must exist, be open and be a leaf: that needs the cluster. Not root: checked.
   if (TextOf(spec->Find("queue")) == "root") {
-    Error(object, out, "volcano/root-queue", "spec.queue", " can not submit job to root queue;");
+    Error(object, out, kVolcanoRootQueue, "spec.queue", " can not submit job to root queue;");
   }
   // dependsOn forms a DAG.
   bool depends = false;
   for (const Node& t : tasks->items)
     depends = depends || (t.Find("dependsOn") && !t.Find("dependsOn")->is_null());
   if (depends && !IsDag(tasks)) {
-    Error(object, out, "volcano/depends-on-dag", "spec.tasks",
+    Error(object, out, kVolcanoDependsOnDag, "spec.tasks",
           " job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG);",
           PointAt::kKey);
   }
@@ -643,7 +642,7 @@ void ValidateVolcanoCreate(const Node& object, std::vector<Finding>* out) {
 
 void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
                            std::vector<Finding>* out) {
-  auto fail = [&](std::string_view rule, std::string_view locate, std::string message) {
+  auto fail = [&](RuleId rule, std::string_view locate, std::string message) {
     Error(new_object, out, rule, locate, std::move(message));
   };
   const Node* spec = new_object.Find("spec");
@@ -658,15 +657,15 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
       int64_t replicas = IntOr(t.Find("replicas"), 0);
       const Node* min = t.Find("minAvailable");
       if (replicas < 0) {
-        return fail("volcano/task-min-available", Child(at, "replicas"),
+        return fail(kVolcanoTaskMinAvailable, Child(at, "replicas"),
                     "'replicas' must be >= 0 in task: " + name);
       }
       if (min && min->is_int() && IntOr(min, 0) < 0) {
-        return fail("volcano/task-min-available", Child(at, "minAvailable"),
+        return fail(kVolcanoTaskMinAvailable, Child(at, "minAvailable"),
                     "'minAvailable' must be >= 0 in task: " + name);
       }
       if (min && min->is_int() && IntOr(min, 0) > replicas) {
-        return fail("volcano/task-min-available", Child(at, "minAvailable"),
+        return fail(kVolcanoTaskMinAvailable, Child(at, "minAvailable"),
                     "'minAvailable' must be <= 'replicas' in task: " + name);
       }
       size_t before = out->size();
@@ -682,20 +681,20 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
   }
   int64_t min = spec ? IntOr(spec->Find("minAvailable"), 0) : 0;
   if (min > total) {
-    return fail("volcano/min-available", "spec.minAvailable",
+    return fail(kVolcanoMinAvailable, "spec.minAvailable",
                 "job 'minAvailable' must not be greater than total replicas");
   }
   if (min < 0) {
-    return fail("volcano/min-available", "spec.minAvailable", "job 'minAvailable' must be >= 0");
+    return fail(kVolcanoMinAvailable, "spec.minAvailable", "job 'minAvailable' must be >= 0");
   }
   if (spec && BothTiers(spec->Find("networkTopology"))) {
-    return fail("volcano/network-topology-tiers", "spec.networkTopology", kBothTiers);
+    return fail(kVolcanoNetworkTopologyTiers, "spec.networkTopology", kBothTiers);
   }
   const Node* old_tasks = old_spec ? old_spec->Find("tasks") : nullptr;
   size_t n_new = tasks && tasks->is_seq() ? tasks->items.size() : 0;
   size_t n_old = old_tasks && old_tasks->is_seq() ? old_tasks->items.size() : 0;
   if (n_new != n_old) {
-    return fail("volcano/update-tasks", "spec.tasks", "job updates may not add or remove tasks");
+    return fail(kVolcanoUpdateTasks, "spec.tasks", "job updates may not add or remove tasks");
   }
   // Immutability: forget what may change, then compare the rest.
   auto strip = [](const Node* s) {
@@ -727,7 +726,7 @@ void ValidateVolcanoUpdate(const Node& old_object, const Node& new_object,
   Normalize(&a, "spec", "", 0);
   Normalize(&b, "spec", "", 0);
   if (!(a == b)) {
-    fail("volcano/update-immutable", "spec",
+    fail(kVolcanoUpdateImmutable, "spec",
          "job updates may not change fields other than `minAvailable`, `tasks[*].replicas under "
          "spec` and `PriorityClassName`");
   }

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "validation/core/loader.h"
-#include "validation/core/rule_registry.h"
 #include "validation/lint/lint.h"
+#include "validation/lint/rule_registry.h"
 #include "validation/volcano/lint.h"
 
 namespace jobset {
