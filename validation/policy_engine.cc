@@ -111,21 +111,19 @@ bool MessageMatches(const PreparedRule& rule, std::string_view message) {
 
 // One regex for the patterns of a rule that compiled, when there are several: an unanchored
 // search for `(?:a)|(?:b)` matches exactly when one of `a`, `b` does (flags such as `(?i)` stay
-// inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`.
-std::shared_ptr<const re2::RE2> Combine(const std::vector<std::string>& patterns,
-                                        const std::vector<std::string>& errors,
-                                        const re2::RE2::Options& options) {
+// inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`. Empty
+// when there is nothing to combine.
+std::string Alternation(const std::vector<std::string>& patterns,
+                        const std::vector<std::string>& errors) {
   std::string alternation;
   int count = 0;
   for (size_t i = 0; i < patterns.size(); ++i) {
     if (!errors[i].empty()) continue;
-    if (patterns[i].find("\\Q") != std::string::npos) return nullptr;
+    if (patterns[i].find("\\Q") != std::string::npos) return "";
     if (count++ > 0) alternation += '|';
     alternation.append("(?:").append(patterns[i]).append(")");
   }
-  if (count < 2) return nullptr;
-  auto re = std::make_shared<const re2::RE2>(alternation, options);
-  return re->ok() ? re : nullptr;
+  return count < 2 ? "" : alternation;
 }
 
 // A rule that cannot match any message: it has patterns and none of them compiled.
@@ -491,6 +489,16 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   p.restart_strategy = fp.restart_strategy;
   re2::RE2::Options options;  // Go's defaults: UTF-8, case-sensitive, `.` excludes \n.
   options.set_log_errors(false);
+  // Each distinct pattern (or alternation) is compiled once, however many rules repeat it.
+  std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> compiled;
+  const auto compile = [&](const std::string& text) {
+    auto [it, fresh] = compiled.try_emplace(text);
+    if (fresh) {
+      it->second =
+          std::make_shared<const re2::RE2>(re2::StringPiece(text.data(), text.size()), options);
+    }
+    return it->second;
+  };
   for (size_t i = 0; i < fp.rules.size(); ++i) {
     const FailurePolicyRule& in = fp.rules[i];
     PreparedRule rule;
@@ -506,8 +514,7 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
         rule.pattern_errors.push_back(go_error);
         continue;
       }
-      auto re = std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()),
-                                                 options);
+      std::shared_ptr<const re2::RE2> re = compile(pattern);
       if (re->ok()) {
         rule.patterns.push_back(std::move(re));
         rule.pattern_errors.emplace_back();
@@ -515,7 +522,13 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
         rule.pattern_errors.push_back(re->error());
       }
     }
-    rule.combined = Combine(in.on_job_failure_message_patterns, rule.pattern_errors, options);
+    if (std::string alternation =
+            Alternation(in.on_job_failure_message_patterns, rule.pattern_errors);
+        !alternation.empty()) {
+      if (std::shared_ptr<const re2::RE2> re = compile(alternation); re->ok()) {
+        rule.combined = std::move(re);
+      }
+    }
     rule.targets_all = in.target_replicated_jobs.empty();
     for (const std::string& target : in.target_replicated_jobs) {
       if (auto found = key_of.find(target); found != key_of.end()) {
