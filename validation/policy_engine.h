@@ -8,6 +8,10 @@
 // MessageText), and reuses the capacity of the StepOutcome it is given, so a warm call does not
 // allocate. Memory does not depend on pod count (only the per-index jobRestarts arrays that
 // upstream keeps in the JobSet status grow with replicas).
+//
+// Size: a decision looks only at the rules that can admit its failure (RuleIndex), and a step
+// sorts its failures once, so time and memory grow with the policy and the failures as written,
+// not with rules x replicated jobs or failures x failures (issue #19).
 #pragma once
 
 #include <cstdint>
