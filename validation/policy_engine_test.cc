@@ -963,10 +963,10 @@ TEST_CASE("engine: 100,000 rules of one reason are not looked at for failures of
   CHECK(defaulted == 4 * n);
 }
 
-TEST_CASE("engine: a step of 200,000 failures restarting jobs one by one") {
+TEST_CASE("engine: a step of 400,000 failures restarting jobs one by one") {
   // RestartJob handles one failed job per reconcile pass. Before, each pass looked at every
-  // failure of the step twice (the next one to handle, the others of the same job): 4e10 here.
-  const int jobs = 100000;
+  // failure of the step twice (the next one to handle, the others of the same job): 1.6e11 here.
+  const int jobs = 200000;
   std::vector<FailurePolicyRule> rules = {
       WideRule("each", "RestartJob", {kBackoff}, {"rj-0"}),
   };
@@ -994,9 +994,9 @@ TEST_CASE("engine: a step of 200,000 failures restarting jobs one by one") {
   CHECK(state.terminal_state == TerminalState::kNone);
 }
 
-TEST_CASE("engine: a stuck controller looks up 200,000 new failures among 200,000 pending") {
-  // Before: each new failure was compared with every pending one (4e10 pairs here).
-  const int jobs = 200000;
+TEST_CASE("engine: a stuck controller looks up 400,000 new failures among 400,000 pending") {
+  // Before: each new failure was compared with every pending one (1.6e11 pairs here).
+  const int jobs = 400000;
   const PreparedPolicy p = PreparePolicy(
       WideJobSet(1, jobs, {WideRule("each", "RestartJob", {kBackoff}, {})}), FeatureGates{});
   std::vector<JobFailure> step;
