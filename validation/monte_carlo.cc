@@ -430,6 +430,7 @@ bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* fault
                      std::string* error) {
   // Replicated jobs by name, the first of a name winning as FindReplicatedJob's scan would.
   std::unordered_map<std::string_view, int> rjob_of;
+  rjob_of.reserve(policy.rjob_names.size());
   for (size_t i = 0; i < policy.rjob_names.size(); ++i) {
     rjob_of.emplace(policy.rjob_names[i], static_cast<int>(i));
   }

@@ -473,6 +473,7 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   p.gates = gates;
   // Replicated jobs by name, the first of a name giving the key.
   std::unordered_map<std::string_view, int> key_of;
+  key_of.reserve(js.replicated_jobs.size());
   for (const ReplicatedJob& rj : js.replicated_jobs) {
     const int i = static_cast<int>(p.rjob_names.size());
     p.rjob_names.push_back(rj.name);
