@@ -2,12 +2,16 @@
 // the input, each in a child process of its own (bench/README.md, "Hostile input").
 //   hostile_bench [CASE...]      CASE: alias-bomb, near-limit-documents, wide-mapping,
 //                                replicated-jobs-update, wide-labels-update, analysis-rules,
-//                                volcano-policies, volume-claim-templates, replay-steps
-//                                (default: all)
+//                                volcano-policies, volume-claim-templates, replay-steps,
+//                                policy-targets, restart-job-step, stuck-pending,
+//                                analysis-targets, analysis-chains, monte-carlo-targets,
+//                                fault-mix-kinds, framework-explain, framework-replay,
+//                                framework-monte-carlo, volcano-tasks (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
-// ru_maxrss) includes the input, which is reported beside it. The last four cases build their
-// object in memory and call the check directly; their input bytes are the object as JSON.
+// ru_maxrss) includes the input, which is reported beside it. The cases from analysis-rules on
+// build their object in memory and call the check directly; their input bytes are the object as
+// JSON.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,12 +25,18 @@
 
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
+#include "validation/framework/explain.h"
+#include "validation/framework/monte_carlo.h"
+#include "validation/framework/replay.h"
 #include "validation/jobset/analysis.h"
+#include "validation/jobset/monte_carlo.h"
 #include "validation/jobset/policy_engine.h"
 #include "validation/jobset/replay.h"
 #include "validation/jobset/validation.h"
 #include "validation/schema/schema.h"
+#include "validation/volcano/lifecycle.h"
 #include "validation/volcano/lint.h"
+#include "validation/volcano/monte_carlo.h"
 #include "webhook/admission_handler.h"
 
 namespace {
@@ -243,6 +253,107 @@ Node ReplaySteps(int scale, std::vector<jobset::StepSpec>* steps) {
   return js;
 }
 
+// A JobSet of `n` replicated jobs rj-0.. of `replicas` each (no template) and the failure
+// policy rules rule(k) for k in [0, rules).
+template <typename MakeRule>
+Node PolicyJobSet(int n, int64_t replicas, int rules, int64_t max_restarts, MakeRule rule) {
+  Node js = Object("jobset.x-k8s.io/v1alpha2", "JobSet");
+  Node list = Node::Seq(), rjs = Node::Seq();
+  for (int i = 0; i < n; ++i) {
+    Node rj = Named("rj-" + std::to_string(i));
+    rj.Set("replicas", Node::Int(replicas));
+    rjs.items.push_back(std::move(rj));
+  }
+  for (int k = 0; k < rules; ++k) list.items.push_back(rule(k));
+  Node fp = Node::Map();
+  fp.Set("maxRestarts", Node::Int(max_restarts));
+  fp.Set("rules", std::move(list));
+  Node& spec = js.Set("spec", Node::Map());
+  spec.Set("failurePolicy", std::move(fp));
+  spec.Set("replicatedJobs", std::move(rjs));
+  return js;
+}
+
+// Rule `name`: `action` on `reason` (when not empty) for replicated job `target` (when not
+// empty), with message pattern `pattern` (when not empty).
+Node PolicyRule(const std::string& name, const char* action, const char* reason,
+                const std::string& target, const char* pattern = "") {
+  Node r = Named(name);
+  r.Set("action", Str(action));
+  if (*reason) r.Set("onJobFailureReasons", Node::Seq()).items.push_back(Str(reason));
+  if (!target.empty()) r.Set("targetReplicatedJobs", Node::Seq()).items.push_back(Str(target));
+  if (*pattern) r.Set("onJobFailureMessagePatterns", Node::Seq()).items.push_back(Str(pattern));
+  return r;
+}
+
+// 50,000 x scale replicated jobs and as many rules, rule k (FailJobSet or RestartJobSet on
+// PodFailurePolicy) targeting job k.
+Node PolicyTargets(int scale) {
+  const int n = 50000 * scale;
+  return PolicyJobSet(n, 2, n, 3, [](int k) {
+    return PolicyRule("r-" + std::to_string(k), k % 2 ? "RestartJobSet" : "FailJobSet",
+                      "PodFailurePolicy", "rj-" + std::to_string(k));
+  });
+}
+
+// One replicated job of `replicas` Jobs and one RestartJob rule on BackoffLimitExceeded.
+Node RestartJobRule(int64_t replicas) {
+  return PolicyJobSet(1, replicas, 1, 1'000'000'000, [](int) {
+    return PolicyRule("each", "RestartJob", "BackoffLimitExceeded", "");
+  });
+}
+
+// As AnalysisRules, restartStrategy Recreate (the policy simulation runs): rule k restarts job
+// k without counting on BackoffLimitExceeded.
+Node AnalysisTargets(int scale) {
+  const int n = 50000 * scale;
+  return PolicyJobSet(n, 1, n, 3, [](int k) {
+    return PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts",
+                      "BackoffLimitExceeded", "rj-" + std::to_string(k));
+  });
+}
+
+// 50,000 x scale replicated jobs, as many conditional rules for all of them, then an
+// unconditional FailJobSet.
+Node AnalysisChains(int scale) {
+  const int n = 50000 * scale;
+  return PolicyJobSet(n, 1, n + 1, 3, [n](int k) {
+    return k == n ? PolicyRule("last", "FailJobSet", "", "")
+                  : PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts", "",
+                               "", "oom");
+  });
+}
+
+// A Framework of `roles` task roles r0.. of `tasks` tasks each, task retry policy `retry`.
+Node FrameworkRoles(int roles, int64_t tasks, int64_t retry) {
+  Node fw = Object("frameworkcontroller.microsoft.com/v1", "Framework");
+  Node list = Node::Seq();
+  for (int k = 0; k < roles; ++k) {
+    Node role = Named("r" + std::to_string(k));
+    role.Set("taskNumber", Node::Int(tasks));
+    role.Set("task", Node::Map())
+        .Set("retryPolicy", Node::Map())
+        .Set("maxRetryCount", Node::Int(retry));
+    list.items.push_back(std::move(role));
+  }
+  Node& spec = fw.Set("spec", Node::Map());
+  spec.Set("retryPolicy", Node::Map()).Set("maxRetryCount", Node::Int(0));
+  spec.Set("taskRoles", std::move(list));
+  return fw;
+}
+
+// A Volcano Job of `n` tasks of one replica each.
+Node VolcanoTasks(int n) {
+  Node job = Object("batch.volcano.sh/v1alpha1", "Job");
+  Node& tasks = job.Set("spec", Node::Map()).Set("tasks", Node::Seq());
+  for (int t = 0; t < n; ++t) {
+    Node task = Named("t" + std::to_string(t));
+    task.Set("replicas", Node::Int(1));
+    tasks.items.push_back(std::move(task));
+  }
+  return job;
+}
+
 // CPU time of this process: the host is shared, so wall time measures the neighbours too.
 double CpuSeconds() {
   timespec t{};
@@ -251,9 +362,187 @@ double CpuSeconds() {
 }
 
 const char* const kCases[] = {
-    "alias-bomb",         "near-limit-documents", "wide-mapping",     "replicated-jobs-update",
-    "wide-labels-update", "analysis-rules",       "volcano-policies", "volume-claim-templates",
-    "replay-steps"};
+    "alias-bomb",         "near-limit-documents", "wide-mapping",          "replicated-jobs-update",
+    "wide-labels-update", "analysis-rules",       "volcano-policies",      "volume-claim-templates",
+    "replay-steps",       "policy-targets",       "restart-job-step",      "stuck-pending",
+    "analysis-targets",   "analysis-chains",      "monte-carlo-targets",   "fault-mix-kinds",
+    "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks"};
+
+// The cases on the failure-policy engine, Monte Carlo, Framework and Volcano simulations
+// (issue #19, second part); prints "bytes seconds verdict".
+bool RunSimulationCase(const std::string& name, int scale) {
+  using namespace jobset;
+  Node object;
+  std::vector<JobFailure> first, second;
+  std::vector<FrameworkStepSpec> fw_steps;
+  FailureModel model;
+  FrameworkFailureModel fw_model;
+  if (name == "policy-targets") {
+    object = PolicyTargets(scale);
+  } else if (name == "restart-job-step") {
+    // 100,000 x scale Jobs, each failing twice in one step: one pass per Job.
+    const int jobs = 100000 * scale;
+    object = RestartJobRule(jobs);
+    for (int i = jobs - 1; i >= 0; --i) {
+      first.push_back({0, i, "BackoffLimitExceeded", "", 2 * static_cast<int64_t>(i) + 1});
+      first.push_back({0, i, "BackoffLimitExceeded", "", 2 * static_cast<int64_t>(i)});
+    }
+  } else if (name == "stuck-pending") {
+    // RestartJob with its gate off: 200,000 x scale failures leave the controller stuck, then
+    // the same Jobs fail again.
+    const int jobs = 200000 * scale;
+    object = RestartJobRule(jobs);
+    for (int i = 0; i < jobs; ++i) {
+      first.push_back({0, i, "BackoffLimitExceeded", "", i});
+      second.push_back({0, jobs - 1 - i, "BackoffLimitExceeded", "", jobs + i});
+    }
+  } else if (name == "analysis-targets") {
+    object = AnalysisTargets(scale);
+  } else if (name == "analysis-chains") {
+    object = AnalysisChains(scale);
+  } else if (name == "monte-carlo-targets") {
+    // 50,000 x scale replicated jobs and rules (rule k restarts job k without counting on
+    // PodFailurePolicy), 50,000 x scale failures per run, 2 runs.
+    const int n = 50000 * scale;
+    object = PolicyJobSet(n, 1, n, 1'000'000'000, [](int k) {
+      return PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts",
+                        "PodFailurePolicy", "rj-" + std::to_string(k));
+    });
+    model.run_time_s = 3600;
+    model.node_mttf_s = model.run_time_s;  // n failures per run.
+    model.faults = DefaultFaultMix();
+    model.runs = 2;
+  } else if (name == "fault-mix-kinds") {
+    // 150,000 x scale replicated jobs, a fault kind bound to each (by name), 10 runs.
+    const int n = 150000 * scale;
+    object = Object("jobset.x-k8s.io/v1alpha2", "JobSet");  // No failure policy.
+    Node& rjs = object.Set("spec", Node::Map()).Set("replicatedJobs", Node::Seq());
+    for (int i = 0; i < n; ++i) {
+      Node rj = Named("rj-" + std::to_string(i));
+      rj.Set("replicas", Node::Int(1));
+      rjs.items.push_back(std::move(rj));
+    }
+    model.run_time_s = 3600;
+    model.node_mttf_s = n * model.run_time_s / 5;
+    model.runs = 10;
+    for (int i = 0; i < n; ++i) {
+      FaultKind kind;
+      kind.reason = "BackoffLimitExceeded";
+      kind.rjob_name = "rj-" + std::to_string(n - 1 - i);
+      model.faults.push_back(kind);
+    }
+  } else if (name == "framework-explain") {
+    object = FrameworkRoles(20000 * scale, 10000, 0);  // The CRD's most tasks per role.
+  } else if (name == "framework-replay") {
+    // 200,000 x scale roles of one task, every task succeeding, the last role's first.
+    const int n = 200000 * scale;
+    object = FrameworkRoles(n, 1, 0);
+    fw_steps.resize(1);
+    for (int k = n - 1; k >= 0; --k) {
+      fw_steps[0].push_back({"r" + std::to_string(k),
+                             0,
+                             {0, "Succeeded", CompletionType{true, false, false, false}}});
+    }
+  } else if (name == "framework-monte-carlo") {
+    // 50,000 x scale roles of one task (failures retried), 20,000 x scale failures per run.
+    object = FrameworkRoles(50000 * scale, 1, -1);
+    fw_model.run_time_s = 3600;
+    fw_model.node_mttf_s = 2.5 * fw_model.run_time_s;
+    fw_model.task_restart_time_s = 0;
+    fw_model.faults = DefaultFrameworkFaultMix();
+    fw_model.runs = 2;
+  } else if (name == "volcano-tasks") {
+    object = VolcanoTasks(200000 * scale);
+  } else {
+    return false;
+  }
+  // The input: the object, and what the case feeds it as a user would write it (scenario
+  // entries, fault mix items).
+  size_t bytes = NodeToJsonText(object).size();
+  for (const auto* step : {&first, &second}) {
+    for (const JobFailure& f : *step) {
+      bytes +=
+          std::string(R"({"job":"rj-0/)" + std::to_string(f.index) + R"(","reason":")").size() +
+          f.reason.size() + 3;
+    }
+  }
+  for (const FrameworkStepSpec& step : fw_steps) {
+    for (const TaskCompletionSpec& c : step) {
+      bytes += std::string(R"({"task":")" + c.role + R"(/0","code":"Succeeded"},)").size();
+    }
+  }
+  if (name == "fault-mix-kinds") {
+    for (const FaultKind& k : model.faults) bytes += k.reason.size() + k.rjob_name.size() + 4;
+  }
+  std::string verdict;
+  const double start = CpuSeconds();
+  if (name == "policy-targets") {
+    const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), FeatureGates{});
+    const int n = static_cast<int>(p.rjob_names.size());
+    size_t ruled = 0;
+    for (int k = 0; k < n; ++k) {
+      for (const std::string& reason : JobFailureReasons()) {
+        ruled += ExplainCell(p, k, reason).decision.rule >= 0;
+      }
+    }
+    for (int k = n - 1; k >= 0; --k) first.push_back({k, 1, "PodFailurePolicy", "", n - k});
+    ControllerState state;
+    const StepOutcome out = ApplyFailures(p, &state, first);
+    verdict = std::to_string(ruled) + " cells ruled, rule " + std::to_string(out.passes[0].rule) +
+              " " + std::string(ActionName(out.passes[0].action));
+  } else if (name == "restart-job-step" || name == "stuck-pending") {
+    FeatureGates gates;
+    gates.restart_job = name == "restart-job-step";
+    const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), gates);
+    ControllerState state;
+    StepOutcome out = ApplyFailures(p, &state, first);
+    if (!second.empty()) out = ApplyFailures(p, &state, second);
+    size_t ignored = 0;
+    for (FailureFate f : out.fates) ignored += f == FailureFate::kIgnored;
+    verdict = gates.restart_job ? std::to_string(out.passes.size()) + " passes"
+                                : std::to_string(state.pending.size()) + " pending, " +
+                                      std::to_string(ignored) + " ignored";
+  } else if (name == "analysis-targets" || name == "analysis-chains") {
+    std::vector<Finding> findings;
+    FindingSink sink(object, &findings);
+    AnalyzeJobSet(object, FeatureGates{}, &sink);
+    verdict = std::to_string(findings.size()) + " findings";
+  } else if (name == "monte-carlo-targets" || name == "fault-mix-kinds") {
+    const JobSet js = DecodeJobSet(object);
+    const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
+    const MonteCarloResult r = RunMonteCarlo(p, js, model, 1);
+    verdict = r.error.empty() ? std::to_string(r.failures_simulated) + " failures, " +
+                                    std::to_string(r.completed) + " completed"
+                              : r.error;
+  } else if (name == "framework-explain") {
+    const FrameworkExplanation e = ExplainFrameworkSpec(DecodeFramework(object));
+    verdict = e.all_succeed.verdict.message.substr(0, e.all_succeed.verdict.message.find(" and"));
+  } else if (name == "framework-replay") {
+    FrameworkReplayResult r;
+    std::string error;
+    ReplayFramework(DecodeFramework(object), fw_steps, &r, &error);
+    verdict = error.empty() ? std::string(r.completed ? "completed" : "running") : error;
+  } else if (name == "framework-monte-carlo") {
+    const FrameworkMonteCarloResult r =
+        RunFrameworkMonteCarlo(DecodeFramework(object), fw_model, 1);
+    verdict = r.error.empty()
+                  ? std::to_string(static_cast<int64_t>(r.mean_failures)) + " failures per run, " +
+                        std::to_string(r.completed) + " completed"
+                  : r.error;
+  } else {
+    const VolcanoJob job = DecodeVolcanoJob(object);
+    VolcanoFailureModel m;
+    m.node_mttf_s = 1e30;
+    m.run_time_s = 3600;
+    m.faults = DefaultVolcanoFaultMix();
+    m.runs = 2;
+    const VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, m, 1);
+    verdict = r.error.empty() ? std::to_string(r.completed) + " runs completed" : r.error;
+  }
+  const double seconds = CpuSeconds() - start;
+  std::printf("%zu %.6f %s\n", bytes, seconds, verdict.c_str());
+  return true;
+}
 
 // The cases that call a check on an object built in memory; prints "bytes seconds verdict".
 bool RunObjectCase(const std::string& name, int scale) {
@@ -298,7 +587,7 @@ bool RunObjectCase(const std::string& name, int scale) {
 
 // Runs one case; prints "bytes seconds verdict".
 int RunOne(const std::string& name, int scale) {
-  if (RunObjectCase(name, scale)) return 0;
+  if (RunObjectCase(name, scale) || RunSimulationCase(name, scale)) return 0;
   std::string input;
   bool lint = true;
   if (name == "alias-bomb") {

@@ -1,5 +1,7 @@
 #include "validation/framework/explain.h"
 
+#include <algorithm>
+
 namespace jobset {
 namespace {
 
@@ -50,15 +52,26 @@ bool TaskCompletes(const FrameworkRetryPolicy& p, FailureClass c) {
 AllTasksOutcome AllTasks(const Framework& fw, FailureClass c) {
   AllTasksOutcome o;
   o.no_tasks = TotalTaskNumber(fw) == 0;
-  std::vector<std::vector<SimTask>> tasks;
-  for (const FrameworkTaskRole& r : fw.task_roles)
-    tasks.emplace_back(static_cast<size_t>(r.task_number > 0 ? r.task_number : 0));
-  for (size_t r = 0; r < tasks.size() && !o.completes; ++r) {
+  // Every task ends as `c`, role by role in order, until the attempt completes. Only the counts
+  // matter, and the policy's conditions hold from a count on: at the task that brings the role's
+  // count to its minimum, or the attempt's to the total. The tasks before it are counted at once,
+  // so a role costs the same whatever its taskNumber.
+  CompletionCounts counts = FreshCompletionCounts(fw);
+  const CompletionStatus status = Sample(c);
+  for (size_t r = 0; r < fw.task_roles.size() && !o.completes; ++r) {
     if (!TaskCompletes(fw.task_roles[r].retry, c)) continue;
-    for (size_t i = 0; i < tasks[r].size() && !o.completes; ++i) {
-      tasks[r][i].completed = true;
-      tasks[r][i].status = Sample(c);
-      o.verdict = CheckCompletionPolicy(fw, tasks, r, static_cast<int64_t>(i));
+    const FrameworkCompletionPolicy& policy = fw.task_roles[r].completion;
+    const int64_t min_count = status.type.succeeded ? policy.min_succeeded : policy.min_failed;
+    const int64_t n = std::max<int64_t>(fw.task_roles[r].task_number, 0);
+    for (int64_t done = 0; done < n && !o.completes;) {
+      int64_t stop = n - 1;  // The task (index in the role) to look at next.
+      if (min_count - 1 >= done) stop = std::min(stop, min_count - 1);
+      stop = std::min(stop, done + (counts.total - counts.completed - 1));
+      const int64_t add = stop - done + 1;
+      (status.type.succeeded ? counts.succeeded : counts.failed)[r] += add;
+      counts.completed += add;
+      done = stop + 1;
+      o.verdict = CheckCompletionPolicy(fw, counts, r, status);
       o.completes = o.verdict.complete;
     }
   }

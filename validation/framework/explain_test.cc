@@ -122,3 +122,36 @@ TEST_CASE("framework explain: what happens when every task fails or succeeds") {
 }
 
 }  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+
+TEST_CASE("framework explain: 100 roles of 10,000 tasks complete when the last task does") {
+  // Before: each of the 1,000,000 tasks recounted every task to check the completion policy
+  // (1e12 steps); a role's tasks are now counted at once, up to the task that can trigger.
+  std::vector<std::string> roles;
+  for (int k = 0; k < 100; ++k) roles.push_back("w" + std::to_string(k) + " 10000");
+  const FrameworkExplanation e = ExplainFrameworkSpec(Make(roles, kDefault, {kDefault}));
+  REQUIRE(e.all_succeed.completes);
+  CHECK(e.all_succeed.verdict.message ==
+        "CompletedTaskCount 1000000 has reached TotalTaskCount 1000000 and no user specified "
+        "conditions in FrameworkAttemptCompletionPolicy have ever been triggered");
+  CHECK(e.all_fail.verdict.message == e.all_succeed.verdict.message);
+  CHECK(e.all_fail.verdict.status.code == 0);  // Every task failed: still Succeeded.
+  // A count in the middle of a role triggers at its own task.
+  roles.back() = "w99 10000 7777 -1";
+  const FrameworkExplanation mid = ExplainFrameworkSpec(Make(roles, kDefault, {kDefault}));
+  CHECK(mid.all_fail.verdict.message ==
+        "FailedTaskCount 7777 has reached MinFailedTaskCount 7777 in the TaskRole");
+  // A taskNumber above the CRD's maximum costs no more (before: a vector of 10^12 tasks).
+  const FrameworkExplanation huge =
+      ExplainFrameworkSpec(Make({"w 1000000000000 1 -1"}, kDefault, {kDefault}));
+  CHECK(huge.all_fail.verdict.message ==
+        "FailedTaskCount 1 has reached MinFailedTaskCount 1 in the TaskRole");
+  CHECK(huge.all_succeed.verdict.message ==
+        "CompletedTaskCount 1000000000000 has reached TotalTaskCount 1000000000000 and no user "
+        "specified conditions in FrameworkAttemptCompletionPolicy have ever been triggered");
+}
+
+}  // namespace jobset

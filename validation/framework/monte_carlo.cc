@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "validation/framework/replay.h"
 #include "validation/sim/random.h"
@@ -12,6 +16,9 @@ namespace jobset {
 namespace {
 
 enum class Outcome { kCompleted, kFailed, kStuck, kUnbounded, kFalseSuccess };
+
+// Up to this many task roles, a failure's role is found by a scan rather than a binary search.
+constexpr size_t kScanRoles = 16;
 
 struct RunResult {
   Outcome outcome = Outcome::kCompleted;
@@ -44,12 +51,26 @@ class Simulator {
  public:
   Simulator(const Framework& fw, const FrameworkFailureModel& m, int64_t nodes)
       : fw_(fw), m_(m), nodes_(static_cast<double>(nodes)) {
-    for (size_t r = 0; r < fw.task_roles.size(); ++r) {
+    // A role's kinds: those of every role and those naming it, in fault mix order.
+    std::vector<size_t> everywhere;
+    std::unordered_map<std::string_view, std::vector<size_t>> named;
+    for (size_t k = 0; k < m.faults.size(); ++k) {
+      if (m.faults[k].role.empty()) {
+        everywhere.push_back(k);
+      } else {
+        named[m.faults[k].role].push_back(k);
+      }
+    }
+    static const std::vector<size_t> kNone;
+    for (const FrameworkTaskRole& role : fw.task_roles) {
+      const auto found = named.find(role.name);
+      const std::vector<size_t>& own = found == named.end() ? kNone : found->second;
       std::vector<size_t> kinds;
-      for (size_t k = 0; k < m.faults.size(); ++k)
-        if (m.faults[k].role.empty() || m.faults[k].role == fw.task_roles[r].name)
-          kinds.push_back(k);
+      std::merge(everywhere.begin(), everywhere.end(), own.begin(), own.end(),
+                 std::back_inserter(kinds));
       faults_by_role_.push_back(std::move(kinds));
+      role_end_.push_back((role_end_.empty() ? 0 : role_end_.back()) +
+                          std::max<int64_t>(role.task_number, 0));
     }
   }
 
@@ -57,6 +78,7 @@ class Simulator {
   RunResult Run(Rng& rng) {
     RunResult r;
     tasks_ = FreshTasks();
+    counts_ = FreshCompletionCounts(fw_);
     counters_ = {};
     double progress = 0;
     const double rate = std::isfinite(m_.node_mttf_s) ? nodes_ / m_.node_mttf_s : 0;
@@ -87,11 +109,15 @@ class Simulator {
       }
       // A running task, uniformly (tasks are never completed while the run goes on: a task
       // that completes either ends the attempt or the run).
-      int64_t total = 0;
-      for (const auto& role : tasks_) total += static_cast<int64_t>(role.size());
-      int64_t pick = rng.Below(total);
+      int64_t pick = rng.Below(role_end_.back());
       size_t role = 0;
-      while (pick >= static_cast<int64_t>(tasks_[role].size())) pick -= tasks_[role++].size();
+      if (role_end_.size() <= kScanRoles) {
+        while (pick >= static_cast<int64_t>(tasks_[role].size())) pick -= tasks_[role++].size();
+      } else {  // The role whose range holds `pick` (empty roles have empty ranges).
+        role = static_cast<size_t>(std::upper_bound(role_end_.begin(), role_end_.end(), pick) -
+                                   role_end_.begin());
+        pick -= role_end_[role] - static_cast<int64_t>(tasks_[role].size());
+      }
       const std::vector<size_t>& kinds = faults_by_role_[role];
       if (kinds.empty()) continue;  // absorbed: no fault surfaces in this role
       double sum = 0;
@@ -117,7 +143,8 @@ class Simulator {
       }
       task.completed = true;
       task.status = status;
-      AttemptVerdict v = CheckCompletionPolicy(fw_, tasks_, role, pick);
+      CountCompletion(&counts_, role, status);
+      AttemptVerdict v = CheckCompletionPolicy(fw_, counts_, role, status);
       if (!v.complete) return end_wasting_all(Outcome::kStuck);
       if (v.status.type.succeeded) return end_wasting_all(Outcome::kFalseSuccess);
       RetryDecision fd = ShouldRetry(fw_.retry, v.status, counters_, kFrameworkMinConflictDelaySec,
@@ -132,6 +159,7 @@ class Simulator {
               ? static_cast<double>(fd.delay_min + rng.Below(fd.delay_max - fd.delay_min + 1))
               : 0;
       tasks_ = FreshTasks();
+      counts_ = FreshCompletionCounts(fw_);
       restart(m_.restart_time_s + delay);
     }
   }
@@ -154,7 +182,8 @@ class Simulator {
           return Outcome::kUnbounded;  // the task reruns after success, forever
         t.completed = true;
         t.status = kSucceeded;
-        AttemptVerdict v = CheckCompletionPolicy(fw_, tasks_, role, static_cast<int64_t>(i));
+        CountCompletion(&counts_, role, kSucceeded);
+        AttemptVerdict v = CheckCompletionPolicy(fw_, counts_, role, kSucceeded);
         if (!v.complete) continue;
         bool rerun = ShouldRetry(fw_.retry, v.status, counters_, 0, 0).should_retry;
         return rerun ? Outcome::kUnbounded : Outcome::kCompleted;
@@ -167,7 +196,9 @@ class Simulator {
   const FrameworkFailureModel& m_;
   double nodes_;
   std::vector<std::vector<size_t>> faults_by_role_;
+  std::vector<int64_t> role_end_;  // Σ taskNumber of the roles up to each one.
   std::vector<std::vector<SimTask>> tasks_;
+  CompletionCounts counts_;
   RetryCounters counters_;
 };
 
@@ -264,14 +295,16 @@ FrameworkMonteCarloResult RunFrameworkMonteCarlo(const Framework& fw,
   if (!(m.run_time_s > 0)) res.error = "--run-time must be positive";
   if (m.runs < 1 || m.runs > 100'000'000) res.error = "--runs must be in [1, 100000000]";
   if (m.faults.empty()) res.error = "empty fault mix";
+  std::unordered_set<std::string_view> role_names;
+  for (const FrameworkTaskRole& r : fw.task_roles) role_names.insert(r.name);
+  const FrameworkFault* unknown = nullptr;  // The last fault naming no task role.
   for (const FrameworkFault& f : m.faults) {
-    bool known = f.role.empty();
+    if (!f.role.empty() && !role_names.count(f.role)) unknown = &f;
+  }
+  if (unknown) {
     std::string roles;
-    for (const FrameworkTaskRole& r : fw.task_roles) {
-      known = known || r.name == f.role;
-      roles += (roles.empty() ? "" : ", ") + r.name;
-    }
-    if (!known) res.error = "--fault-mix: no task role '" + f.role + "' (roles: " + roles + ")";
+    for (const FrameworkTaskRole& r : fw.task_roles) roles += (roles.empty() ? "" : ", ") + r.name;
+    res.error = "--fault-mix: no task role '" + unknown->role + "' (roles: " + roles + ")";
   }
   if (!res.error.empty()) return res;
   const SimOptions options = {.runs = m.runs,

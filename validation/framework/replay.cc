@@ -1,6 +1,8 @@
 #include "validation/framework/replay.h"
 
 #include <charconv>
+#include <string_view>
+#include <unordered_map>
 
 #include "validation/core/field_path.h"
 #include "validation/sim/scenario.h"
@@ -45,16 +47,10 @@ std::vector<std::vector<SimTask>> FreshTasks(const Framework& fw) {
   return tasks;
 }
 
-// The first role with this name, as the controller's lookups by name find it; -1 when none.
-int FindRole(const Framework& fw, const std::string& name) {
-  for (size_t r = 0; r < fw.task_roles.size(); ++r)
-    if (fw.task_roles[r].name == name) return static_cast<int>(r);
-  return -1;
-}
-
 // The FrameworkAttempt completed with `ev.status`: the remaining tasks get -220, then the
 // framework retry policy decides between a new attempt and Completed.
-void CompleteAttempt(const Framework& fw, FrameworkReplayResult* out, AttemptCompletionEvent ev) {
+void CompleteAttempt(const Framework& fw, FrameworkReplayResult* out, CompletionCounts* counts,
+                     AttemptCompletionEvent ev) {
   ev.framework_attempt_id = out->counters.total;
   for (size_t r = 0; r < out->tasks.size(); ++r) {
     for (size_t i = 0; i < out->tasks[r].size(); ++i) {
@@ -71,6 +67,7 @@ void CompleteAttempt(const Framework& fw, FrameworkReplayResult* out, AttemptCom
     ++out->counters.total;
     if (ev.decision.accountable) ++out->counters.accountable;
     out->tasks = FreshTasks(fw);
+    *counts = FreshCompletionCounts(fw);
     out->state = "AttemptRunning";
   } else {
     out->completed = true;
@@ -143,30 +140,34 @@ bool ParseFrameworkScenario(const Node& scenario, std::vector<FrameworkStepSpec>
   return true;
 }
 
-AttemptVerdict CheckCompletionPolicy(const Framework& fw,
-                                     const std::vector<std::vector<SimTask>>& tasks, size_t role,
-                                     int64_t index) {
+CompletionCounts FreshCompletionCounts(const Framework& fw) {
+  CompletionCounts c;
+  c.failed.assign(fw.task_roles.size(), 0);
+  c.succeeded.assign(fw.task_roles.size(), 0);
+  c.total = TotalTaskNumber(fw);
+  return c;
+}
+
+void CountCompletion(CompletionCounts* counts, size_t role, const CompletionStatus& status) {
+  (status.type.succeeded ? counts->succeeded : counts->failed)[role] += 1;
+  counts->completed += 1;
+}
+
+AttemptVerdict CheckCompletionPolicy(const Framework& fw, const CompletionCounts& counts,
+                                     size_t role, const CompletionStatus& status) {
   AttemptVerdict v;
   const FrameworkCompletionPolicy& policy = fw.task_roles[role].completion;
-  const SimTask& task = tasks[role][static_cast<size_t>(index)];
-  int64_t failed = 0, succeeded = 0, completed = 0, total = 0;
-  for (const SimTask& t : tasks[role]) {
-    if (!t.completed) continue;
-    (t.status.type.succeeded ? succeeded : failed) += 1;
-  }
-  for (const std::vector<SimTask>& r : tasks) {
-    total += static_cast<int64_t>(r.size());
-    for (const SimTask& t : r) completed += t.completed;
-  }
-  if (!task.status.type.succeeded && policy.min_failed >= 1 && failed >= policy.min_failed) {
+  const int64_t failed = counts.failed[role], succeeded = counts.succeeded[role];
+  const int64_t completed = counts.completed, total = counts.total;
+  if (!status.type.succeeded && policy.min_failed >= 1 && failed >= policy.min_failed) {
     v.complete = v.triggered_by_task = true;
-    v.status = task.status;
+    v.status = status;
     v.message = "FailedTaskCount " + std::to_string(failed) + " has reached MinFailedTaskCount " +
                 std::to_string(policy.min_failed) + " in the TaskRole";
-  } else if (task.status.type.succeeded && policy.min_succeeded >= 1 &&
+  } else if (status.type.succeeded && policy.min_succeeded >= 1 &&
              succeeded >= policy.min_succeeded) {
     v.complete = v.triggered_by_task = true;
-    v.status = task.status;
+    v.status = status;
     v.message = "SucceededTaskCount " + std::to_string(succeeded) +
                 " has reached MinSucceededTaskCount " + std::to_string(policy.min_succeeded) +
                 " in the TaskRole";
@@ -184,6 +185,7 @@ AttemptVerdict CheckCompletionPolicy(const Framework& fw,
 bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& steps,
                      FrameworkReplayResult* out, std::string* error) {
   out->tasks = FreshTasks(fw);
+  CompletionCounts counts = FreshCompletionCounts(fw);
   out->state = fw.execution_type == "Create" ? "AttemptCreationPending" : "AttemptRunning";
   if (fw.execution_type == "Stop") {
     AttemptCompletionEvent stop;
@@ -191,13 +193,19 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
     // The controller's diagnostic (pkg/controller/controller.go, syncFramework, at the same
     // commit): the attempt has no trigger task.
     stop.message = "User has requested to stop the Framework";
-    CompleteAttempt(fw, out, stop);
+    CompleteAttempt(fw, out, &counts, stop);
     out->at_start.push_back(out->final_attempt);
+  }
+  // Task roles by name, the first of a name winning as the controller's lookups find it.
+  std::unordered_map<std::string_view, int> role_of;
+  for (size_t r = 0; r < fw.task_roles.size(); ++r) {
+    role_of.emplace(fw.task_roles[r].name, static_cast<int>(r));
   }
   for (size_t s = 0; s < steps.size(); ++s) {
     FrameworkReplayStep step;
     for (const TaskCompletionSpec& c : steps[s]) {
-      int role = FindRole(fw, c.role);
+      const auto found = role_of.find(c.role);
+      const int role = found == role_of.end() ? -1 : found->second;
       std::string where = "step " + std::to_string(s + 1) + ": ";
       if (role < 0) {
         *error = where + "no task role '" + c.role + "'";
@@ -239,11 +247,12 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
       } else {
         task.completed = true;
         task.status = c.status;
+        CountCompletion(&counts, static_cast<size_t>(role), c.status);
       }
       ev.counters = task.counters;
       step.events.push_back(std::move(ev));
       if (!task.completed) continue;
-      AttemptVerdict v = CheckCompletionPolicy(fw, out->tasks, static_cast<size_t>(role), c.index);
+      AttemptVerdict v = CheckCompletionPolicy(fw, counts, static_cast<size_t>(role), c.status);
       if (!v.complete) continue;
       AttemptCompletionEvent done;
       done.status = v.status;
@@ -254,7 +263,7 @@ bool ReplayFramework(const Framework& fw, const std::vector<FrameworkStepSpec>& 
       // pkg/controller/controller.go, commit d6e70787888dce7494add3e675504ccfadf893d5).
       done.trigger_role = c.role;
       done.trigger_index = c.index;
-      CompleteAttempt(fw, out, done);
+      CompleteAttempt(fw, out, &counts, done);
       step.events.back().completed_attempt = static_cast<int>(step.attempts.size());
       step.attempts.push_back(out->final_attempt);
     }

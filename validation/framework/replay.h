@@ -50,11 +50,24 @@ struct AttemptVerdict {
       false;  ///< Conditions 1 and 2 (a role's min count), not "all completed".
 };
 
-/// Whether the FrameworkAttempt completes now that task `index` of role `role` (in `tasks`,
-/// one vector per role) reached TaskCompleted.
-AttemptVerdict CheckCompletionPolicy(const Framework& fw,
-                                     const std::vector<std::vector<SimTask>>& tasks, size_t role,
-                                     int64_t index);
+/// The completed tasks of a FrameworkAttempt, counted as they complete so that the completion
+/// policy does not recount every task at each completion.
+struct CompletionCounts {
+  std::vector<int64_t> failed, succeeded;  ///< Per role: completed tasks, by outcome.
+  int64_t completed = 0;                   ///< Completed tasks of all roles.
+  int64_t total = 0;                       ///< Tasks of all roles (Σ taskNumber, negative as 0).
+};
+
+/// The counts of a fresh FrameworkAttempt of `fw`: no task completed.
+CompletionCounts FreshCompletionCounts(const Framework& fw);
+
+/// Counts a task of role `role` that reached TaskCompleted with `status`.
+void CountCompletion(CompletionCounts* counts, size_t role, const CompletionStatus& status);
+
+/// Whether the FrameworkAttempt completes now that a task of role `role` reached TaskCompleted
+/// with `status` (`counts` already counts it).
+AttemptVerdict CheckCompletionPolicy(const Framework& fw, const CompletionCounts& counts,
+                                     size_t role, const CompletionStatus& status);
 
 /// What happened to one task completion.
 struct TaskCompletionEvent {

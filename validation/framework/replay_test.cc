@@ -355,3 +355,38 @@ TEST_CASE("framework replay: the manual's RetryPolicy rows, task and framework l
 }
 
 }  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+
+TEST_CASE("framework replay: 200,000 completions over 200,000 task roles") {
+  // Before: each completion searched the roles by name and recounted every task for the
+  // completion policy (4e10 steps each way).
+  const int n = 200000;
+  Framework fw;
+  fw.name = "fw";
+  std::vector<FrameworkStepSpec> steps(1);
+  for (int k = 0; k < n; ++k) {
+    FrameworkTaskRole role;
+    role.name = "r" + std::to_string(k);
+    role.task_number = 1;
+    fw.task_roles.push_back(role);
+    TaskCompletionSpec c;
+    c.role = "r" + std::to_string(n - 1 - k);
+    c.status = CompletionStatus{0, "Succeeded", CompletionType{true, false, false, false}};
+    steps[0].push_back(c);
+  }
+  FrameworkReplayResult r;
+  std::string error;
+  REQUIRE_MESSAGE(ReplayFramework(fw, steps, &r, &error), error);
+  REQUIRE(r.completed);
+  CHECK(r.final_attempt.trigger_role == "r0");
+  CHECK(r.final_attempt.message ==
+        "CompletedTaskCount 200000 has reached TotalTaskCount 200000 and no user specified "
+        "conditions in FrameworkAttemptCompletionPolicy have ever been triggered");
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].events.size() == static_cast<size_t>(n));
+}
+
+}  // namespace jobset

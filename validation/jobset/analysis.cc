@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -539,24 +540,77 @@ void CheckRestartBudget(const JobSet& js, FindingSink* sink) {
   }
 }
 
-// Every decision a failure of `rjob` with `reason` can lead to: the rule chosen when the
-// message matches its patterns, and what applies when it does not.
-std::vector<Decision> Outcomes(const PreparedPolicy& policy, int rjob, std::string_view reason) {
-  CellExplanation cell = ExplainCell(policy, rjob, reason);
-  std::vector<Decision> out = {cell.decision};
-  out.insert(out.end(), cell.otherwise.begin(), cell.otherwise.end());
-  return out;
-}
-
 bool IgnoresMax(PolicyAction a) {
   return a == PolicyAction::kRestartJobSetAndIgnoreMaxRestarts ||
          a == PolicyAction::kRestartJobAndIgnoreMaxRestarts;
 }
 
+constexpr int kNoRule = std::numeric_limits<int>::max();
+
+// The decisions a failure of an rjob with a reason can lead to (ExplainCell's chain) are the
+// rules that admit it by target and reason and can match some message, in spec order, up to and
+// including the first without message patterns (else the default action, RestartJobSet, which
+// counts towards maxRestarts). Walking that chain for every rjob and reason costs rules x rjobs
+// when many conditional rules admit every rjob; the checks below answer from indexes of the
+// rules of one kind instead, each rule of a shared list looked at once.
+struct Chains {
+  explicit Chains(const PreparedPolicy& p)
+      : policy(p),
+        unconditional(IndexRulesWhere(p, [](const PreparedRule& r) { return !r.has_patterns; })),
+        counting(IndexRulesWhere(
+            p, [](const PreparedRule& r) { return CanMatch(r) && CountsTowardsMax(r.action); })),
+        ignoring_max(IndexRulesWhere(
+            p, [](const PreparedRule& r) { return CanMatch(r) && IgnoresMax(r.action); })),
+        first_memo(2 * p.rjob_names.size() * JobFailureReasons().size(), kUnknown) {}
+
+  // A rule with patterns none of which compiled never matches (ExplainCell skips it).
+  static bool CanMatch(const PreparedRule& r) { return !r.has_patterns || !r.patterns.empty(); }
+
+  // The first rule of `index` (unconditional or counting) that admits a failure of `rjob` with
+  // reason JobFailureReasons()[reason], or kNoRule; remembered per rjob name and reason.
+  int First(const RuleIndex& index, int rjob, size_t reason) {
+    const size_t n_reasons = JobFailureReasons().size();
+    const size_t slot = ((&index == &unconditional ? 0 : policy.rjob_names.size()) +
+                         static_cast<size_t>(policy.rjob_key[rjob])) *
+                            n_reasons +
+                        reason;
+    int& first = first_memo[slot];
+    if (first != kUnknown) return first;
+    const std::string& text = JobFailureReasons()[reason];
+    const CandidateLists lists = Candidates(policy, index, rjob, text);
+    first = kNoRule;
+    if (!lists.any.empty()) first = lists.any.front();
+    if (!lists.named.empty()) first = std::min(first, lists.named.front());
+    for (int r : lists.targeted) {
+      if (r >= first) break;
+      if (RuleReasonsAdmit(policy.rules[r], text)) first = r;
+    }
+    return first;
+  }
+
+  // The rule that ends the chain of (rjob, reason), or kNoRule (the default action ends it).
+  int End(int rjob, size_t reason) { return First(unconditional, rjob, reason); }
+
+  static constexpr int kUnknown = -2;
+  const PreparedPolicy& policy;
+  RuleIndex unconditional, counting, ignoring_max;
+  std::vector<int> first_memo;
+};
+
 // Application errors restarted without limit: the Job failed on its own (backoff limit, failed
 // indexes) and an ignore-max action restarts it, so a deterministic bug loops forever.
+// Each ignore-max rule is reported at the first (rjob, reason) whose chain holds it, in chain
+// order. A chain holds every ignore-max rule that admits the failure up to the rule that ends it,
+// so once a cell has walked a list of the index that far, every rule before that point is
+// reported or (targeted rules) does not admit the reason: a cursor per list (per rjob name and
+// reason for targeted rules) starts the next walk there.
 void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, FindingSink* sink) {
+  Chains chains(policy);
   std::vector<bool> reported(policy.rules.size(), false);
+  const std::vector<std::string>& reasons = JobFailureReasons();
+  size_t any_next = 0;
+  std::vector<size_t> named_next(reasons.size(), 0);
+  std::unordered_map<size_t, size_t> targeted_next;  // By rjob key x reasons + reason.
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
     for (const char* reason : {"BackoffLimitExceeded", "FailedIndexes", "MaxFailedIndexesExceeded",
                                "PodFailurePolicy"}) {
@@ -567,15 +621,38 @@ void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, Find
           !HasFailJobOnExitCodes(js.replicated_jobs[r].job_spec)) {
         continue;
       }
-      for (const Decision& d : Outcomes(policy, static_cast<int>(r), reason)) {
-        if (d.rule < 0 || !IgnoresMax(d.action) || reported[d.rule]) continue;
-        reported[d.rule] = true;
-        const PreparedRule& rule = policy.rules[d.rule];
-        sink->Own(kFailurePolicyUnboundedRestarts, kWarn, Child(Index(kRules, d.rule), "action"),
+      const int rjob = static_cast<int>(r);
+      const size_t k =
+          static_cast<size_t>(std::find(reasons.begin(), reasons.end(), reason) - reasons.begin());
+      const CandidateLists lists = Candidates(policy, chains.ignoring_max, rjob, reason);
+      if (lists.any.empty() && lists.named.empty() && lists.targeted.empty()) continue;
+      const int end = chains.End(rjob, k);
+      size_t& a = any_next;
+      size_t& n = named_next[k];
+      size_t& t = targeted_next[static_cast<size_t>(policy.rjob_key[r]) * reasons.size() + k];
+      for (;;) {
+        const int ra = a < lists.any.size() ? lists.any[a] : kNoRule;
+        const int rn = n < lists.named.size() ? lists.named[n] : kNoRule;
+        const int rt = t < lists.targeted.size() ? lists.targeted[t] : kNoRule;
+        const int rule_index = std::min({ra, rn, rt});
+        if (rule_index == kNoRule || rule_index > end) break;
+        if (rule_index == ra) {
+          ++a;
+        } else if (rule_index == rn) {
+          ++n;
+        } else {
+          ++t;
+          if (!RuleReasonsAdmit(policy.rules[rule_index], reason)) continue;
+        }
+        if (reported[rule_index]) continue;
+        reported[rule_index] = true;
+        const PreparedRule& rule = policy.rules[rule_index];
+        sink->Own(kFailurePolicyUnboundedRestarts, kWarn,
+                  Child(Index(kRules, rule_index), "action"),
                   "rule '" + rule.name + "' restarts forever on an application error: when a " +
                       "Job of '" + js.replicated_jobs[r].name + "' fails with " + reason +
-                      (d.conditional ? " and a matching message" : "") + ", " +
-                      std::string(ActionName(d.action)) +
+                      (rule.has_patterns ? " and a matching message" : "") + ", " +
+                      std::string(ActionName(rule.action)) +
                       " restarts it without counting, so a bug that fails every run never stops",
                   RJobPath(r, "template.spec"));
       }
@@ -587,12 +664,15 @@ void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, Find
 // ignore-max action.
 void CheckUnusedMaxRestarts(const JobSet& js, const PreparedPolicy& policy, FindingSink* sink) {
   if (js.failure_policy->max_restarts <= 0) return;
+  Chains chains(policy);
+  const std::vector<std::string>& reasons = JobFailureReasons();
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
-    for (const std::string& reason : JobFailureReasons()) {
-      if (!WhyUnreachable(js.replicated_jobs[r], reason).empty()) continue;
-      for (const Decision& d : Outcomes(policy, static_cast<int>(r), reason)) {
-        if (d.counts_towards_max) return;
-      }
+    for (size_t k = 0; k < reasons.size(); ++k) {
+      if (!WhyUnreachable(js.replicated_jobs[r], reasons[k]).empty()) continue;
+      // The chain uses the budget when the default action ends it, or a counting rule comes
+      // no later than its end.
+      const int end = chains.End(static_cast<int>(r), k);
+      if (end == kNoRule || chains.First(chains.counting, static_cast<int>(r), k) <= end) return;
     }
   }
   sink->Own(kFailurePolicyMaxRestartsUnused, kWarn, "spec.failurePolicy.maxRestarts",

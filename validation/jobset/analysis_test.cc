@@ -691,5 +691,86 @@ TEST_CASE("analysis: a rule is shadowed by the earliest rule that covers it, acr
   CHECK(f[1].message.find("earlier rule 'all'") != std::string::npos);
 }
 
+// A JobSet (restartStrategy Recreate, maxRestarts 3) with `n` replicated jobs rj-0.. without
+// templates (their Jobs can fail with BackoffLimitExceeded only) and the rules `rule(k)` for k in
+// [0, rules).
+template <typename MakeRule>
+Node RecreatePolicy(int n, int rules, MakeRule rule) {
+  Node rjs = Node::Seq(), list = Node::Seq();
+  for (int i = 0; i < n; ++i) {
+    Node rj = Node::Map();
+    rj.Set("name", Node::String("rj-" + std::to_string(i)));
+    rj.Set("replicas", Node::Int(1));
+    rjs.items.push_back(std::move(rj));
+  }
+  for (int k = 0; k < rules; ++k) list.items.push_back(rule(k));
+  Node js = Node::Map();
+  js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
+  js.Set("kind", Node::String("JobSet"));
+  js.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  Node& spec = js.Set("spec", Node::Map());
+  Node& fp = spec.Set("failurePolicy", Node::Map());
+  fp.Set("maxRestarts", Node::Int(3));
+  fp.Set("rules", std::move(list));
+  spec.Set("replicatedJobs", std::move(rjs));
+  return js;
+}
+
+Node PolicyRule(const std::string& name, const std::string& action) {
+  Node r = Node::Map();
+  r.Set("name", Node::String(name));
+  r.Set("action", Node::String(action));
+  return r;
+}
+
+TEST_CASE("analysis: the restart checks over 70,000 rules, rule k targeting replicated job k") {
+  // Before: the policy kept a flag per rule and replicated job (4.9 GB here) and each
+  // (replicated job, reason) looked at every rule: 1e10 rule checks.
+  const int n = 70000;
+  const Node js = RecreatePolicy(n, n, [](int k) {
+    Node r = PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts");
+    r.Set("onJobFailureReasons", Node::Seq()).items.push_back(Node::String("BackoffLimitExceeded"));
+    r.Set("targetReplicatedJobs", Node::Seq())
+        .items.push_back(Node::String("rj-" + std::to_string(k)));
+    return r;
+  });
+  std::vector<Finding> out;
+  FindingSink sink(js, &out);
+  AnalyzeJobSet(js, FeatureGates{}, &sink);
+  std::vector<const Finding*> unbounded = OfRule(out, "failure-policy/unbounded-restarts");
+  REQUIRE(unbounded.size() == static_cast<size_t>(n));
+  CHECK(unbounded[9]->field == "spec.failurePolicy.rules[9].action");
+  CHECK(unbounded[9]->message ==
+        "rule 'r-9' restarts forever on an application error: when a Job of 'rj-9' fails with "
+        "BackoffLimitExceeded, RestartJobSetAndIgnoreMaxRestarts restarts it without counting, "
+        "so a bug that fails every run never stops");
+  // Every failure a Job can have restarts without counting: maxRestarts is never used.
+  CHECK(OfRule(out, "failure-policy/max-restarts-unused").size() == 1);
+}
+
+TEST_CASE("analysis: 50,000 conditional rules for every replicated job of 50,000") {
+  // Rules with message patterns and no targets are in the chain of decisions of every
+  // replicated job: before, each replicated job walked all of them (2.5e9 decisions, twice).
+  const int n = 50000;
+  const Node js = RecreatePolicy(n, n + 1, [n](int k) {
+    if (k == n) return PolicyRule("last", "FailJobSet");
+    Node r = PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts");
+    r.Set("onJobFailureMessagePatterns", Node::Seq()).items.push_back(Node::String("oom"));
+    return r;
+  });
+  std::vector<Finding> out;
+  FindingSink sink(js, &out);
+  AnalyzeJobSet(js, FeatureGates{}, &sink);
+  std::vector<const Finding*> unbounded = OfRule(out, "failure-policy/unbounded-restarts");
+  REQUIRE(unbounded.size() == static_cast<size_t>(n));
+  CHECK(unbounded.back()->field == "spec.failurePolicy.rules[49999].action");
+  CHECK(unbounded.back()->message ==
+        "rule 'r-49999' restarts forever on an application error: when a Job of 'rj-0' fails "
+        "with BackoffLimitExceeded and a matching message, RestartJobSetAndIgnoreMaxRestarts "
+        "restarts it without counting, so a bug that fails every run never stops");
+  // Every chain ends with the unconditional FailJobSet: no failure uses maxRestarts.
+  CHECK(OfRule(out, "failure-policy/max-restarts-unused").size() == 1);
+}
+
 }  // namespace
 }  // namespace jobset

@@ -1,5 +1,8 @@
 #include "validation/jobset/fault_mix.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "validation/sim/fault_mix.h"
 #include "validation/sim/text.h"
 
@@ -39,9 +42,16 @@ bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::s
 
 bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
                      std::string* error) {
+  // Replicated jobs by name, the first of a name winning as FindReplicatedJob's scan would.
+  std::unordered_map<std::string_view, int> rjob_of;
+  rjob_of.reserve(policy.rjob_names.size());
+  for (size_t i = 0; i < policy.rjob_names.size(); ++i) {
+    rjob_of.emplace(policy.rjob_names[i], static_cast<int>(i));
+  }
   for (FaultKind& kind : *faults) {
     if (kind.rjob_name.empty()) continue;
-    const int r = FindReplicatedJob(policy, kind.rjob_name);
+    const auto found = rjob_of.find(kind.rjob_name);
+    const int r = found == rjob_of.end() ? -1 : found->second;
     if (r < 0) {
       *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
                QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <span>
+#include <unordered_map>
 
 #include "validation/sim/random.h"
 #include "validation/sim/text.h"
@@ -13,6 +15,9 @@ namespace {
 
 // Failures between two looks at the cancel flag inside one run.
 constexpr int64_t kCancelCheckMask = (1 << 12) - 1;
+
+// Outcome tables up to this size are scanned for each failure rather than binary searched.
+constexpr size_t kScanOutcomes = 16;
 
 // --- Setup ----------------------------------------------------------------------------------
 
@@ -83,14 +88,16 @@ PreparedPolicy Specialize(const PreparedPolicy& in, const std::vector<FaultKind>
   PreparedPolicy p = in;
   reasons->clear();
   for (size_t k = 0; k < faults.size(); ++k) reasons->push_back("\x01" + std::to_string(k));
+  int first_named = -1;  // The first rjob with a name (a rule without targets admits it).
+  for (size_t j = 0; j < in.rjob_names.size() && first_named < 0; ++j) {
+    if (!in.rjob_names[j].empty()) first_named = static_cast<int>(j);
+  }
   for (size_t r = 0; r < p.rules.size(); ++r) {
     const PreparedRule& rule = in.rules[r];
     // Reason and message do not depend on the replicated job: ask for one the rule targets.
-    int target = -1;
-    for (size_t j = 0; j < in.rjob_names.size() && target < 0; ++j) {
-      if (j < rule.applies_to_rjob.size() && rule.applies_to_rjob[j] && !in.rjob_names[j].empty()) {
-        target = static_cast<int>(j);
-      }
+    int target = rule.targets_all ? first_named : -1;
+    for (size_t k = 0; k < rule.target_keys.size() && target < 0; ++k) {
+      if (!in.rjob_names[rule.target_keys[k]].empty()) target = rule.target_keys[k];
     }
     std::vector<std::string> admitted;
     for (size_t k = 0; target >= 0 && k < faults.size(); ++k) {
@@ -105,6 +112,7 @@ PreparedPolicy Specialize(const PreparedPolicy& in, const std::vector<FaultKind>
     out.patterns.clear();
     out.combined = nullptr;
   }
+  IndexRules(&p);  // The reason lists changed.
   return p;
 }
 
@@ -141,28 +149,41 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   for (const ReplicatedJob& rj : js.replicated_jobs) {
     derived_total += static_cast<double>(DerivedNodes(rj, model));
   }
+  // The kinds of any replicated job, and those bound to each one, in fault mix order: a
+  // replicated job's kinds are the two lists merged.
+  const size_t n_rjobs = js.replicated_jobs.size();
+  std::vector<int> everywhere;
+  std::vector<std::vector<int>> bound(n_rjobs);
+  for (size_t k = 0; k < s.faults.size(); ++k) {
+    const int rjob = s.faults[k].rjob;
+    if (rjob < 0) {
+      everywhere.push_back(static_cast<int>(k));
+    } else if (static_cast<size_t>(rjob) < n_rjobs) {
+      bound[rjob].push_back(static_cast<int>(k));
+    }
+  }
+  std::vector<int> kinds;
   double acc = 0;
-  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+  for (size_t r = 0; r < n_rjobs; ++r) {
     const double share =
         static_cast<double>(DerivedNodes(js.replicated_jobs[r], model)) / derived_total;
     if (!(share > 0)) continue;
     const double replicas = static_cast<double>(js.replicated_jobs[r].replicas);
+    kinds.clear();
+    std::merge(everywhere.begin(), everywhere.end(), bound[r].begin(), bound[r].end(),
+               std::back_inserter(kinds));
     double weights = 0;
-    for (const FaultKind& k : s.faults) {
-      if (k.rjob < 0 || k.rjob == static_cast<int>(r)) weights += k.weight;
-    }
+    for (int k : kinds) weights += s.faults[k].weight;
     if (weights == 0) {
       acc += share;
       s.cumulative.push_back(acc);
       s.outcomes.push_back({static_cast<int>(r), -1, replicas});
       continue;
     }
-    for (size_t k = 0; k < s.faults.size(); ++k) {
-      const FaultKind& kind = s.faults[k];
-      if (kind.rjob >= 0 && kind.rjob != static_cast<int>(r)) continue;
-      acc += share * kind.weight / weights;
+    for (int k : kinds) {
+      acc += share * s.faults[k].weight / weights;
       s.cumulative.push_back(acc);
-      s.outcomes.push_back({static_cast<int>(r), static_cast<int>(k), replicas});
+      s.outcomes.push_back({static_cast<int>(r), k, replicas});
     }
   }
   // Rounding must not leave a gap at the top: the last outcome takes everything above.
@@ -258,8 +279,15 @@ RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Wo
       return RunEnd::kCancelled;
     }
     const double u = rng.Uniform();
+    // The first outcome whose upper bound is above u (the last one's is +inf): a short table is
+    // scanned, a long one (many replicated jobs) searched.
     size_t o = 0;
-    while (o + 1 < n_outcomes && u >= s.cumulative[o]) ++o;
+    if (n_outcomes <= kScanOutcomes) {
+      while (o + 1 < n_outcomes && u >= s.cumulative[o]) ++o;
+    } else {
+      o = static_cast<size_t>(std::upper_bound(s.cumulative.begin(), s.cumulative.end(), u) -
+                              s.cumulative.begin());
+    }
     const Outcome& outcome = s.outcomes[o];
     if (outcome.kind < 0) {
       ++ignored;

@@ -546,3 +546,63 @@ TEST_CASE("monte carlo: faulty arrivals at scale, and their restarts") {
 }
 
 }  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+
+TEST_CASE("monte carlo: 50,000 replicated jobs and 50,000 rules, rule k targeting job k") {
+  // Before: a flag per rule and replicated job (2.5 GB, copied once more for the fault mix), and
+  // each of the 100,000 failures looked at every rule and every outcome until its own.
+  const int n = 50000;
+  std::vector<std::pair<std::string, int64_t>> rjobs;
+  std::vector<FailurePolicyRule> rules;
+  for (int i = 0; i < n; ++i) {
+    rjobs.emplace_back("rj-" + std::to_string(i), 1);
+    rules.push_back(Rule("r-" + std::to_string(i), "RestartJobSetAndIgnoreMaxRestarts",
+                         {"PodFailurePolicy"}, {}, {"rj-" + std::to_string(i)}));
+  }
+  const JobSet js = MakeJobSet(rjobs, Policy(1'000'000'000, std::move(rules)));
+  const double mu = 50000;  // Failures per run.
+  FailureModel m = Model(mu, 2);
+  m.node_mttf_s = n * m.run_time_s / mu;
+  m.restart_time_s = 0;
+  m.faults = DefaultFaultMix();  // PodFailurePolicy 0.9 (the rules), BackoffLimitExceeded 0.1.
+  const MonteCarloResult r = Run(js, m, 1);
+  CHECK(r.nodes == n);
+  CHECK(r.completed == 2);
+  CheckWithin(r.mean_failures, mu, std::sqrt(mu / 2));
+  const double total = static_cast<double>(r.failures_simulated);
+  CheckWithin(r.actions.restart_jobset_ignore_max / total, 0.9,
+              BinomialSe(0.9, r.failures_simulated));
+  CHECK(r.actions.restart_jobset_ignore_max + r.actions.default_restart == r.failures_simulated);
+}
+
+TEST_CASE("monte carlo: 150,000 fault kinds, each bound to one of 150,000 replicated jobs") {
+  // Before: each kind's replicated job was looked up by name in the list, and each replicated
+  // job looked at every kind: 2e10 comparisons here.
+  const int n = 150000;
+  std::vector<std::pair<std::string, int64_t>> rjobs;
+  FailureModel m = Model(5, 10);
+  m.faults.clear();
+  for (int i = 0; i < n; ++i) {
+    rjobs.emplace_back("rj-" + std::to_string(i), 1);
+    m.faults.push_back(Kind("BackoffLimitExceeded", 1));
+    m.faults.back().rjob_name = "rj-" + std::to_string(n - 1 - i);
+  }
+  m.node_mttf_s = n * m.run_time_s / 5;
+  const JobSet js = MakeJobSet(rjobs, std::nullopt);
+  const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
+  const MonteCarloResult r = RunMonteCarlo(p, js, m, 1);
+  REQUIRE_MESSAGE(r.error.empty(), r.error);
+  CHECK(r.failed == 10);  // No failure policy: the first failure fails the run.
+  CHECK(r.actions.no_policy_fail == 10);
+  CHECK(r.failures_ignored == 0);  // Every replicated job has its kind.
+
+  m.faults.back().rjob_name = "rj-x";
+  const std::string error = ValidateFailureModel(p, js, m);
+  CHECK(error.starts_with(
+      "fault mix: unknown replicated job \"rj-x\" for reason \"BackoffLimitExceeded\""));
+}
+
+}  // namespace jobset

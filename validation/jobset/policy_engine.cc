@@ -3,7 +3,10 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <unordered_map>
+#include <utility>
 
 #include "validation/core/go_regexp.h"
 
@@ -22,6 +25,13 @@ constexpr std::string_view kActionNames[] = {
 // Marks in StepOutcome::scratch_first_rule.
 constexpr int kNoRule = -1;
 
+// Policies of at most this many rules are scanned whole: for the few rules of a real policy (and
+// the Monte Carlo hot path) that is faster than merging the index's lists.
+constexpr size_t kScanAllRules = 8;
+
+// Steps of at most this many failures find the failures of one job by scanning them all.
+constexpr size_t kScanAllFailures = 16;
+
 bool ReasonListAdmits(const PreparedRule& rule, std::string_view reason) {
   if (rule.reasons.empty()) return true;
   for (const std::string& r : rule.reasons) {
@@ -30,15 +40,73 @@ bool ReasonListAdmits(const PreparedRule& rule, std::string_view reason) {
   return false;
 }
 
-// Reason and target (the job's replicatedjob-name label must be non-empty).
+// The job's replicatedjob-name label must be non-empty.
+bool KnownNamedRjob(const PreparedPolicy& policy, int rjob) {
+  return rjob >= 0 && static_cast<size_t>(rjob) < policy.rjob_names.size() &&
+         !policy.rjob_names[rjob].empty();
+}
+
+// Whether the rule's target list admits the rjobs of key `key`.
+bool TargetsAdmitKey(const PreparedRule& rule, int key) {
+  if (rule.targets_all) return true;
+  const std::vector<int>& keys = rule.target_keys;
+  if (keys.size() <= 4) return std::find(keys.begin(), keys.end(), key) != keys.end();
+  return std::binary_search(keys.begin(), keys.end(), key);
+}
+
+bool TargetsAdmit(const PreparedPolicy& policy, const PreparedRule& rule, int rjob) {
+  return static_cast<size_t>(rjob) < policy.rjob_key.size() &&
+         TargetsAdmitKey(rule, policy.rjob_key[rjob]);
+}
+
+// Reason and target.
 bool MatchesIgnoringMessage(const PreparedPolicy& policy, const PreparedRule& rule, int rjob,
                             std::string_view reason) {
-  if (rjob < 0 || static_cast<size_t>(rjob) >= policy.rjob_names.size()) return false;
-  if (policy.rjob_names[rjob].empty()) return false;
-  if (static_cast<size_t>(rjob) >= rule.applies_to_rjob.size() || !rule.applies_to_rjob[rjob]) {
-    return false;
+  return KnownNamedRjob(policy, rjob) && TargetsAdmit(policy, rule, rjob) &&
+         ReasonListAdmits(rule, reason);
+}
+
+// Calls visit(r), in spec order, for each rule r whose target and reason lists admit a failure of
+// `rjob` with `reason` (the message is the caller's to check), until visit returns true. With the
+// index, only the rules that can admit the failure are looked at: those with neither list, those
+// whose reason list names `reason`, those whose target list names the rjob (the three groups are
+// disjoint, each in spec order: merged).
+template <typename Visit>
+void ForEachCandidate(const PreparedPolicy& policy, int rjob, std::string_view reason,
+                      Visit&& visit) {
+  if (!KnownNamedRjob(policy, rjob) || static_cast<size_t>(rjob) >= policy.rjob_key.size()) {
+    return;
   }
-  return ReasonListAdmits(rule, reason);
+  if (!policy.rule_index.built || policy.rules.size() <= kScanAllRules) {
+    const int key = policy.rjob_key[rjob];
+    for (size_t r = 0; r < policy.rules.size(); ++r) {
+      const PreparedRule& rule = policy.rules[r];
+      if (TargetsAdmitKey(rule, key) && ReasonListAdmits(rule, reason) &&
+          visit(static_cast<int>(r))) {
+        return;
+      }
+    }
+    return;
+  }
+  const CandidateLists lists = Candidates(policy, policy.rule_index, rjob, reason);
+  constexpr int kEnd = std::numeric_limits<int>::max();
+  size_t a = 0, n = 0, t = 0;
+  for (;;) {
+    const int ra = a < lists.any.size() ? lists.any[a] : kEnd;
+    const int rn = n < lists.named.size() ? lists.named[n] : kEnd;
+    const int rt = t < lists.targeted.size() ? lists.targeted[t] : kEnd;
+    const int r = std::min({ra, rn, rt});
+    if (r == kEnd) return;
+    if (r == ra) {
+      ++a;
+    } else if (r == rn) {
+      ++n;
+    } else {
+      ++t;
+      if (!ReasonListAdmits(policy.rules[r], reason)) continue;
+    }
+    if (visit(r)) return;
+  }
 }
 
 bool MessageMatches(const PreparedRule& rule, std::string_view message) {
@@ -53,21 +121,19 @@ bool MessageMatches(const PreparedRule& rule, std::string_view message) {
 
 // One regex for the patterns of a rule that compiled, when there are several: an unanchored
 // search for `(?:a)|(?:b)` matches exactly when one of `a`, `b` does (flags such as `(?i)` stay
-// inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`.
-std::shared_ptr<const re2::RE2> Combine(const std::vector<std::string>& patterns,
-                                        const std::vector<std::string>& errors,
-                                        const re2::RE2::Options& options) {
+// inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`. Empty
+// when there is nothing to combine.
+std::string Alternation(const std::vector<std::string>& patterns,
+                        const std::vector<std::string>& errors) {
   std::string alternation;
   int count = 0;
   for (size_t i = 0; i < patterns.size(); ++i) {
     if (!errors[i].empty()) continue;
-    if (patterns[i].find("\\Q") != std::string::npos) return nullptr;
+    if (patterns[i].find("\\Q") != std::string::npos) return "";
     if (count++ > 0) alternation += '|';
     alternation.append("(?:").append(patterns[i]).append(")");
   }
-  if (count < 2) return nullptr;
-  auto re = std::make_shared<const re2::RE2>(alternation, options);
-  return re->ok() ? re : nullptr;
+  return count < 2 ? "" : alternation;
 }
 
 // A rule that cannot match any message: it has patterns and none of them compiled.
@@ -167,24 +233,73 @@ StatusReason ActionEventReason(PolicyAction action) {
   }
 }
 
-// The first rule that `f` matches, or kNoRule.
-int FirstMatchingRule(const PreparedPolicy& policy, const JobFailure& f) {
-  for (size_t r = 0; r < policy.rules.size(); ++r) {
-    if (RuleMatches(policy, policy.rules[r], f.rjob, f.reason, f.message)) {
-      return static_cast<int>(r);
+// The first rule, in spec order, that matches a failure of `rjob` with `reason` and `message`,
+// or kNoRule.
+int FirstMatchingRule(const PreparedPolicy& policy, int rjob, std::string_view reason,
+                      std::string_view message) {
+  if (policy.rules.size() <= kScanAllRules) {
+    // The Monte Carlo hot path: ForEachCandidate's scan written out with plain loops, which
+    // monte_carlo_bench measured 4% faster than the generic one.
+    if (!KnownNamedRjob(policy, rjob) || static_cast<size_t>(rjob) >= policy.rjob_key.size()) {
+      return kNoRule;
     }
+    const int key = policy.rjob_key[rjob];
+    for (size_t r = 0; r < policy.rules.size(); ++r) {
+      const PreparedRule& rule = policy.rules[r];
+      const std::vector<int>& keys = rule.target_keys;
+      if (!rule.targets_all) {
+        if (keys.size() > 4) {
+          if (!std::binary_search(keys.begin(), keys.end(), key)) continue;
+        } else {
+          size_t k = 0;
+          while (k < keys.size() && keys[k] != key) ++k;
+          if (k == keys.size()) continue;
+        }
+      }
+      if (!rule.reasons.empty()) {
+        size_t k = 0;
+        while (k < rule.reasons.size() && rule.reasons[k] != reason) ++k;
+        if (k == rule.reasons.size()) continue;
+      }
+      if (MessageMatches(rule, message)) return static_cast<int>(r);
+    }
+    return kNoRule;
   }
-  return kNoRule;
+  int found = kNoRule;
+  ForEachCandidate(policy, rjob, reason, [&](int r) {
+    if (!MessageMatches(policy.rules[r], message)) return false;
+    found = r;
+    return true;
+  });
+  return found;
 }
 
-// findFirstFailedJob among the failures still failed (strict <: ties to list order).
-int EarliestAlive(std::span<const JobFailure> f, const std::vector<FailureFate>& fates) {
-  int best = -1;
-  for (size_t i = 0; i < f.size(); ++i) {
-    if (fates[i] != FailureFate::kPending) continue;
-    if (best < 0 || f[i].time < f[best].time) best = static_cast<int>(i);
+// Marks the failures still pending of `job`'s job (same rjob and index) discarded. A long list
+// is sorted by job once (`by_job`, empty until then) and looked up; a short one is scanned.
+void DiscardSameJob(std::span<const JobFailure> f, const JobFailure& job,
+                    std::vector<FailureFate>* fates, std::vector<int>* by_job) {
+  if (f.size() <= kScanAllFailures) {
+    for (size_t i = 0; i < f.size(); ++i) {
+      if ((*fates)[i] == FailureFate::kPending && f[i].rjob == job.rjob &&
+          f[i].index == job.index) {
+        (*fates)[i] = FailureFate::kDiscarded;
+      }
+    }
+    return;
   }
-  return best;
+  const auto key = [&](int i) { return std::pair(f[i].rjob, f[i].index); };
+  if (by_job->empty()) {
+    by_job->resize(f.size());
+    for (size_t i = 0; i < f.size(); ++i) (*by_job)[i] = static_cast<int>(i);
+    std::sort(by_job->begin(), by_job->end(),
+              [&](int a, int b) { return key(a) != key(b) ? key(a) < key(b) : a < b; });
+  }
+  const std::pair<int, int64_t> wanted(job.rjob, job.index);
+  auto it = std::lower_bound(by_job->begin(), by_job->end(), wanted,
+                             [&](int i, const std::pair<int, int64_t>& k) { return key(i) < k; });
+  for (; it != by_job->end() && key(*it) == wanted; ++it) {
+    if ((*fates)[*it] == FailureFate::kPending) (*fates)[*it] = FailureFate::kDiscarded;
+  }
 }
 
 void DiscardAlive(std::vector<FailureFate>* fates) {
@@ -197,40 +312,46 @@ void DiscardAlive(std::vector<FailureFate>* fates) {
 void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
                int64_t now, StepOutcome* out) {
   std::vector<int>& first_rule = out->scratch_first_rule;
-  if (policy.has_failure_policy) {
-    first_rule.resize(f.size());
-    for (size_t i = 0; i < f.size(); ++i) {
-      first_rule[i] =
-          out->fates[i] == FailureFate::kPending ? FirstMatchingRule(policy, f[i]) : kNoRule;
-    }
+  first_rule.resize(f.size());
+  for (size_t i = 0; i < f.size(); ++i) {
+    first_rule[i] = policy.has_failure_policy && out->fates[i] == FailureFate::kPending
+                        ? FirstMatchingRule(policy, f[i].rjob, f[i].reason, f[i].message)
+                        : kNoRule;
   }
+  // findFirstFailedPolicyRuleAndJob, rule-major: the lowest rule any failed job matches wins;
+  // among its jobs the earliest failure (strict <, so ties go to list order); when no failed job
+  // matches a rule (or there is no policy), findFirstFailedJob: the earliest. A failure's rule
+  // does not change within the step and failures only leave the failed set, so one sort by
+  // (rule, time, position) gives every pass its choice: the first failure still failed.
+  std::vector<int>& order = out->scratch_order;
+  order.clear();
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (out->fates[i] == FailureFate::kPending) order.push_back(static_cast<int>(i));
+  }
+  const auto rank = [&](int i) {
+    return first_rule[i] == kNoRule ? std::numeric_limits<int>::max() : first_rule[i];
+  };
+  if (order.size() > 1) {
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      if (f[a].time != f[b].time) return f[a].time < f[b].time;
+      return a < b;
+    });
+  }
+  size_t next = 0;
+  std::vector<int> by_job;  // See DiscardSameJob.
   while (state->terminal_state == TerminalState::kNone) {
-    // findFirstFailedPolicyRuleAndJob, rule-major: the lowest rule any failed job matches
-    // wins; among its jobs the earliest failure (strict <, so ties go to list order).
-    int chosen = -1;
-    int rule = kNoRule;
-    bool any_alive = false;
-    for (size_t i = 0; i < f.size(); ++i) {
-      if (out->fates[i] != FailureFate::kPending) continue;
-      any_alive = true;
-      if (!policy.has_failure_policy) continue;
-      const int r = first_rule[i];
-      if (r == kNoRule) continue;
-      if (rule == kNoRule || r < rule || (r == rule && f[i].time < f[chosen].time)) {
-        rule = r;
-        chosen = static_cast<int>(i);
-      }
-    }
-    if (!any_alive) break;
+    while (next < order.size() && out->fates[order[next]] != FailureFate::kPending) ++next;
+    if (next == order.size()) break;
+    const int chosen = order[next];
+    const int rule = first_rule[chosen];
 
     PassOutcome pass;
     PolicyAction action;
     if (!policy.has_failure_policy) {
-      chosen = EarliestAlive(f, out->fates);
       pass.no_policy = true;
       action = PolicyAction::kFailJobSet;
     } else if (rule == kNoRule) {
-      chosen = EarliestAlive(f, out->fates);
       action = PolicyAction::kRestartJobSet;  // The default action.
     } else {
       action = policy.rules[rule].action;
@@ -325,12 +446,7 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<c
         fate = FailureFate::kHandled;
         // Only this job becomes PREVIOUS (every failure listed for it goes with it); the other
         // failed jobs are handled one per pass.
-        for (size_t i = 0; i < f.size(); ++i) {
-          if (out->fates[i] == FailureFate::kPending && f[i].rjob == job.rjob &&
-              f[i].index == job.index) {
-            out->fates[i] = FailureFate::kDiscarded;
-          }
-        }
+        DiscardSameJob(f, job, &out->fates, &by_job);
         step_over = false;
         break;
       }
@@ -394,17 +510,35 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   PreparedPolicy p;
   p.jobset_name = js.name.empty() ? NameForValidation(js) : js.name;
   p.gates = gates;
+  // Replicated jobs by name, the first of a name giving the key.
+  std::unordered_map<std::string_view, int> key_of;
+  key_of.reserve(js.replicated_jobs.size());
   for (const ReplicatedJob& rj : js.replicated_jobs) {
+    const int i = static_cast<int>(p.rjob_names.size());
     p.rjob_names.push_back(rj.name);
     p.rjob_replicas.push_back(rj.replicas);
+    p.rjob_key.push_back(key_of.emplace(rj.name, i).first->second);
   }
-  if (!js.failure_policy) return p;
+  if (!js.failure_policy) {
+    IndexRules(&p);
+    return p;
+  }
   const FailurePolicy& fp = *js.failure_policy;
   p.has_failure_policy = true;
   p.max_restarts = fp.max_restarts;
   p.restart_strategy = fp.restart_strategy;
   re2::RE2::Options options;  // Go's defaults: UTF-8, case-sensitive, `.` excludes \n.
   options.set_log_errors(false);
+  // Each distinct pattern (or alternation) is compiled once, however many rules repeat it.
+  std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> compiled;
+  const auto compile = [&](const std::string& text) {
+    auto [it, fresh] = compiled.try_emplace(text);
+    if (fresh) {
+      it->second =
+          std::make_shared<const re2::RE2>(re2::StringPiece(text.data(), text.size()), options);
+    }
+    return it->second;
+  };
   for (size_t i = 0; i < fp.rules.size(); ++i) {
     const FailurePolicyRule& in = fp.rules[i];
     PreparedRule rule;
@@ -420,8 +554,7 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
         rule.pattern_errors.push_back(go_error);
         continue;
       }
-      auto re = std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()),
-                                                 options);
+      std::shared_ptr<const re2::RE2> re = compile(pattern);
       if (re->ok()) {
         rule.patterns.push_back(std::move(re));
         rule.pattern_errors.emplace_back();
@@ -429,16 +562,98 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
         rule.pattern_errors.push_back(re->error());
       }
     }
-    rule.combined = Combine(in.on_job_failure_message_patterns, rule.pattern_errors, options);
-    rule.applies_to_rjob.resize(p.rjob_names.size(), 0);
-    for (size_t k = 0; k < p.rjob_names.size(); ++k) {
-      const std::vector<std::string>& targets = in.target_replicated_jobs;
-      rule.applies_to_rjob[k] = targets.empty() || std::find(targets.begin(), targets.end(),
-                                                             p.rjob_names[k]) != targets.end();
+    if (std::string alternation =
+            Alternation(in.on_job_failure_message_patterns, rule.pattern_errors);
+        !alternation.empty()) {
+      if (std::shared_ptr<const re2::RE2> re = compile(alternation); re->ok()) {
+        rule.combined = std::move(re);
+      }
     }
+    rule.targets_all = in.target_replicated_jobs.empty();
+    for (const std::string& target : in.target_replicated_jobs) {
+      if (auto found = key_of.find(target); found != key_of.end()) {
+        rule.target_keys.push_back(found->second);
+      }
+    }
+    std::sort(rule.target_keys.begin(), rule.target_keys.end());
+    rule.target_keys.erase(std::unique(rule.target_keys.begin(), rule.target_keys.end()),
+                           rule.target_keys.end());
     p.rules.push_back(std::move(rule));
   }
+  IndexRules(&p);
   return p;
+}
+
+void IndexRules(PreparedPolicy* policy) {
+  policy->rule_index = IndexRulesWhere(*policy, [](const PreparedRule&) { return true; });
+}
+
+RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
+                          const std::function<bool(const PreparedRule&)>& keep) {
+  RuleIndex index;
+  index.built = true;
+  const size_t n_rjobs = policy.rjob_names.size();
+  index.targeted_begin.assign(n_rjobs + 1, 0);
+  std::vector<std::pair<std::string_view, int>> by_reason;
+  std::vector<int> kept;
+  for (size_t r = 0; r < policy.rules.size(); ++r) {
+    const PreparedRule& rule = policy.rules[r];
+    if (!keep(rule)) continue;
+    kept.push_back(static_cast<int>(r));
+    if (!rule.targets_all) {
+      for (int key : rule.target_keys) {
+        if (key >= 0 && static_cast<size_t>(key) < n_rjobs) ++index.targeted_begin[key + 1];
+      }
+    } else if (rule.reasons.empty()) {
+      index.any.push_back(static_cast<int>(r));
+    } else {
+      for (const std::string& reason : rule.reasons) by_reason.emplace_back(reason, r);
+    }
+  }
+  for (size_t k = 0; k < n_rjobs; ++k) index.targeted_begin[k + 1] += index.targeted_begin[k];
+  index.targeted.resize(index.targeted_begin[n_rjobs]);
+  std::vector<uint32_t> fill(index.targeted_begin.begin(), index.targeted_begin.end() - 1);
+  for (int r : kept) {
+    const PreparedRule& rule = policy.rules[r];
+    if (rule.targets_all) continue;
+    for (int key : rule.target_keys) {
+      if (key >= 0 && static_cast<size_t>(key) < n_rjobs) {
+        index.targeted[fill[key]++] = r;
+      }
+    }
+  }
+  // A reason named twice by one rule lists the rule once.
+  std::sort(by_reason.begin(), by_reason.end());
+  by_reason.erase(std::unique(by_reason.begin(), by_reason.end()), by_reason.end());
+  for (const auto& [reason, r] : by_reason) {
+    if (index.by_reason.empty() || index.by_reason.back().first != reason) {
+      index.by_reason.emplace_back(std::string(reason), std::vector<int>());
+    }
+    index.by_reason.back().second.push_back(r);
+  }
+  return index;
+}
+
+CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, int rjob,
+                          std::string_view reason) {
+  CandidateLists lists;
+  if (!KnownNamedRjob(policy, rjob) || static_cast<size_t>(rjob) >= policy.rjob_key.size()) {
+    return lists;
+  }
+  lists.any = index.any;
+  const auto by_reason = std::lower_bound(
+      index.by_reason.begin(), index.by_reason.end(), reason,
+      [](const auto& entry, std::string_view r) { return std::string_view(entry.first) < r; });
+  if (by_reason != index.by_reason.end() && by_reason->first == reason) {
+    lists.named = by_reason->second;
+  }
+  const size_t key = static_cast<size_t>(policy.rjob_key[rjob]);
+  if (key + 1 < index.targeted_begin.size()) {
+    lists.targeted = std::span<const int>(index.targeted)
+                         .subspan(index.targeted_begin[key],
+                                  index.targeted_begin[key + 1] - index.targeted_begin[key]);
+  }
+  return lists;
 }
 
 int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name) {
@@ -458,6 +673,10 @@ std::string ChildJobName(std::string_view jobset_name, std::string_view rjob_nam
 
 std::string JobName(const PreparedPolicy& policy, int rjob, int64_t index) {
   return ChildJobName(policy.jobset_name, policy.rjob_names[rjob], index);
+}
+
+bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason) {
+  return ReasonListAdmits(rule, reason);
 }
 
 bool RuleMatches(const PreparedPolicy& policy, const PreparedRule& rule, int rjob,
@@ -642,13 +861,15 @@ void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
     all.push_back({p.rjob, p.index, p.reason, p.message, p.time});
     now = std::max(now, p.time);
   }
+  // A job that is still failed cannot fail again: the pending jobs, sorted, to look each up.
+  std::vector<std::pair<int, int64_t>> failed_jobs;
+  failed_jobs.reserve(n_pending);
+  for (const PendingFailure& p : state->pending) failed_jobs.emplace_back(p.rjob, p.index);
+  std::sort(failed_jobs.begin(), failed_jobs.end());
   for (size_t i = 0; i < failures.size(); ++i) {
     const JobFailure& f = failures[i];
-    for (size_t k = 0; k < n_pending; ++k) {
-      // A job that is still failed cannot fail again.
-      if (all[k].rjob == f.rjob && all[k].index == f.index) {
-        out->fates[n_pending + i] = FailureFate::kIgnored;
-      }
+    if (std::binary_search(failed_jobs.begin(), failed_jobs.end(), std::pair(f.rjob, f.index))) {
+      out->fates[n_pending + i] = FailureFate::kIgnored;
     }
     all.push_back(f);
   }
@@ -666,12 +887,7 @@ StepOutcome ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
 Decision Decide(const PreparedPolicy& policy, int rjob, std::string_view reason,
                 std::string_view message) {
   if (!policy.has_failure_policy) return MakeDecision(policy, -1);
-  for (size_t r = 0; r < policy.rules.size(); ++r) {
-    if (RuleMatches(policy, policy.rules[r], rjob, reason, message)) {
-      return MakeDecision(policy, static_cast<int>(r));
-    }
-  }
-  return MakeDecision(policy, -1);
+  return MakeDecision(policy, FirstMatchingRule(policy, rjob, reason, message));
 }
 
 CellExplanation ExplainCell(const PreparedPolicy& policy, int rjob, std::string_view reason) {
@@ -685,15 +901,17 @@ CellExplanation ExplainCell(const PreparedPolicy& policy, int rjob, std::string_
       cell.otherwise.push_back(d);
     }
   };
+  bool unconditional = false;
   if (policy.has_failure_policy) {
-    for (size_t r = 0; r < policy.rules.size(); ++r) {
-      const PreparedRule& rule = policy.rules[r];
-      if (NeverMatches(rule) || !MatchesIgnoringMessage(policy, rule, rjob, reason)) continue;
-      const Decision d = MakeDecision(policy, static_cast<int>(r));
+    ForEachCandidate(policy, rjob, reason, [&](int r) {
+      if (NeverMatches(policy.rules[r])) return false;
+      const Decision d = MakeDecision(policy, r);
       add(d);
-      if (!d.conditional) return cell;
-    }
+      unconditional = !d.conditional;
+      return unconditional;
+    });
   }
+  if (unconditional) return cell;
   add(MakeDecision(policy, -1));
   return cell;
 }

@@ -8,13 +8,19 @@
 // MessageText), and reuses the capacity of the StepOutcome it is given, so a warm call does not
 // allocate. Memory does not depend on pod count (only the per-index jobRestarts arrays that
 // upstream keeps in the JobSet status grow with replicas).
+//
+// Size: a decision looks only at the rules that can admit its failure (RuleIndex), and a step
+// sorts its failures once, so time and memory grow with the policy and the failures as written,
+// not with rules x replicated jobs or failures x failures (issue #19).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "validation/jobset/feature_gates.h"
@@ -68,7 +74,25 @@ struct PreparedRule {
   /// single scan (the same answer as trying each in turn); null when it could not be built.
   std::shared_ptr<const re2::RE2> combined;
   std::vector<std::string> pattern_errors;  ///< Per pattern as written: "" or RE2's error.
-  std::vector<uint8_t> applies_to_rjob;     ///< Per rjob index: 1 when the target list admits it.
+  bool targets_all = true;  ///< targetReplicatedJobs is empty: the rule admits every rjob.
+  /// Otherwise the rjobs its target list admits, as their keys (PreparedPolicy::rjob_key), sorted,
+  /// without repeats; a name no rjob has adds nothing. Memory grows with the list, not with the
+  /// number of rjobs.
+  std::vector<int> target_keys;
+};
+
+/// The rules of a policy grouped by what they restrict, each group in spec order, so that the
+/// rules a failure of one rjob with one reason can match are found without looking at the others
+/// (built by IndexRules; memory grows with the rules' target and reason lists).
+struct RuleIndex {
+  bool built = false;    ///< False: every decision scans all rules.
+  std::vector<int> any;  ///< No target list and no reason list: every failure is a candidate.
+  /// No target list, a reason list: per reason named, the rules naming it; sorted by reason.
+  std::vector<std::pair<std::string, std::vector<int>>> by_reason;
+  /// A target list: the rules that target rjob key k are targeted[targeted_begin[k] ..
+  /// targeted_begin[k + 1]) (their reasons are checked when they are visited).
+  std::vector<uint32_t> targeted_begin;
+  std::vector<int> targeted;
 };
 
 /// A JobSet's failure policy prepared once (patterns compiled, names resolved): the read-only
@@ -84,12 +108,40 @@ struct PreparedPolicy {
   std::string restart_strategy = "Recreate";
   std::vector<PreparedRule> rules;  ///< In spec order.
   FeatureGates gates;
+  /// Per rjob: the index of the first rjob of its name (its own, unless names repeat); target
+  /// lists name rjobs by these keys.
+  std::vector<int> rjob_key;
+  RuleIndex rule_index;  ///< See IndexRules.
 };
 
 /// Prepares `js` for the engine: compiles patterns, resolves targets to rjob indexes, names
 /// unnamed rules as the webhook would. The child-job prefix is metadata.name (else the name
 /// admission validates with, see NameForValidation).
 PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates);
+
+/// Builds policy->rule_index from the rules' target keys and reason lists; call it again after
+/// changing them. Decisions find the same rule with or without the index (small policies are
+/// scanned whole either way).
+void IndexRules(PreparedPolicy* policy);
+
+/// A RuleIndex of the rules of `policy` for which keep(rule) is true.
+RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
+                          const std::function<bool(const PreparedRule&)>& keep);
+
+/// The lists of a RuleIndex that hold the rules that can admit a failure of one rjob with one
+/// reason, each in spec order, disjoint: every rule of `any` and `named` admits it; a rule of
+/// `targeted` admits it when its reason list does (RuleReasonsAdmit).
+struct CandidateLists {
+  std::span<const int> any, named, targeted;
+};
+
+/// The candidate lists of `index` (built for `policy`) for a failure of `rjob` with `reason`;
+/// all empty for an rjob out of range or without a name.
+CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, int rjob,
+                          std::string_view reason);
+
+/// True when the rule's onJobFailureReasons is empty or names `reason`.
+bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason);
 
 /// The index of the replicated job called `name`, or -1.
 int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name);
@@ -285,6 +337,7 @@ struct StepOutcome {
   std::string stuck_error;  ///< Upstream's error text when stuck.
   std::string error;        ///< Invalid input (rjob out of range, negative index): no change.
   std::vector<int> scratch_first_rule;  ///< Working memory, reused between calls.
+  std::vector<int> scratch_order;       ///< Working memory, reused between calls.
 };
 
 /// Applies the failures of one step (they all happen before the controller reacts, in the order

@@ -2,10 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "validation/core/loader.h"
+#include "validation/jobset/validation.h"
 
 namespace jobset {
 namespace {
@@ -521,7 +523,8 @@ TEST_CASE("engine: targetReplicatedJobs restricts a rule to its replicated jobs"
   Sim sim = MakeSim("driver=1 workers=2",
                     "{maxRestarts: 3, rules: [{name: drv, action: FailJobSet, "
                     "targetReplicatedJobs: [driver, no-such-rjob]}]}");
-  CHECK(sim.policy.rules[0].applies_to_rjob == std::vector<uint8_t>{1, 0});
+  CHECK_FALSE(sim.policy.rules[0].targets_all);
+  CHECK(sim.policy.rules[0].target_keys == std::vector<int>{0});
   sim.Step({Fail(1, 1, kBackoff, 1)});
   CHECK(sim.RestartingReason() == "DefaultFailurePolicy");
   CHECK(sim.state.restarts == 1);
@@ -861,6 +864,235 @@ TEST_CASE("engine: names, actions and texts") {
   CHECK(FindReplicatedJob(p, "rj") == 0);
   CHECK(FindReplicatedJob(p, "nope") == -1);
   CHECK(TerminalStateName(TerminalState::kNone).empty());
+}
+
+}  // namespace jobset
+
+// --- Hostile input (issue #19) ------------------------------------------------------------
+
+namespace jobset {
+namespace {
+
+// A JobSet "js" of `n` replicated jobs rj-0.. of `replicas` each, with `rules` as its failure
+// policy (maxRestarts `max_restarts`).
+JobSet WideJobSet(int n, int64_t replicas, std::vector<FailurePolicyRule> rules,
+                  int64_t max_restarts = 3) {
+  JobSet js;
+  js.name = "js";
+  for (int i = 0; i < n; ++i) {
+    ReplicatedJob rj;
+    rj.name = "rj-" + std::to_string(i);
+    rj.replicas = replicas;
+    js.replicated_jobs.push_back(std::move(rj));
+  }
+  FailurePolicy fp;
+  fp.max_restarts = max_restarts;
+  fp.rules = std::move(rules);
+  js.failure_policy = std::move(fp);
+  return js;
+}
+
+FailurePolicyRule WideRule(std::string name, std::string action, std::vector<std::string> reasons,
+                           std::vector<std::string> targets) {
+  FailurePolicyRule r;
+  r.name = std::move(name);
+  r.action = std::move(action);
+  r.on_job_failure_reasons = std::move(reasons);
+  r.target_replicated_jobs = std::move(targets);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("engine: 50,000 rules over 50,000 replicated jobs, rule k targeting job k") {
+  // Before: every rule held a flag per replicated job (2.5 GB here) and every decision looked at
+  // every rule: explaining the JobSet compared 1.25e10 rule and job pairs.
+  const int n = 50000;
+  std::vector<FailurePolicyRule> rules;
+  for (int i = 0; i < n; ++i) {
+    rules.push_back(WideRule("r-" + std::to_string(i), i % 2 ? "RestartJobSet" : "FailJobSet",
+                             {kPodFailurePolicy}, {"rj-" + std::to_string(i)}));
+  }
+  const PreparedPolicy p = PreparePolicy(WideJobSet(n, 2, std::move(rules)), FeatureGates{});
+  int matched = 0, defaulted = 0;
+  for (int k = 0; k < n; ++k) {
+    for (const std::string& reason : JobFailureReasons()) {
+      const CellExplanation cell = ExplainCell(p, k, reason);
+      const int want = reason == kPodFailurePolicy ? k : -1;
+      (want >= 0 ? matched : defaulted) += cell.decision.rule == want && cell.otherwise.empty();
+    }
+    CHECK(Decide(p, k, kPodFailurePolicy, "").rule == k);
+  }
+  CHECK(matched == n);
+  CHECK(defaulted == 4 * n);
+  // One step with a failure of every replicated job: rule 0 (FailJobSet) wins.
+  std::vector<JobFailure> failures;
+  for (int k = n - 1; k >= 0; --k) {
+    failures.push_back({k, 1, kPodFailurePolicy, "", static_cast<int64_t>(n - k)});
+  }
+  ControllerState state;
+  const StepOutcome out = ApplyFailures(p, &state, failures);
+  REQUIRE(out.passes.size() == 1);
+  CHECK(out.passes[0].rule == 0);
+  CHECK(state.terminal_state == TerminalState::kFailed);
+  CHECK(MessageText(p, state.failed.text) ==
+        "applying FailJobSet failure policy action (first failed job: js-rj-0-1)");
+}
+
+TEST_CASE("engine: 100,000 rules of one reason are not looked at for failures of another") {
+  // Rules without targets that name a reason: before, a failure of any other reason was compared
+  // with each of them, for each replicated job explained (4e10 pairs here).
+  const int n = 100000;
+  std::vector<FailurePolicyRule> rules;
+  for (int i = 0; i < n; ++i) {
+    rules.push_back(WideRule("r-" + std::to_string(i), "FailJobSet", {kDeadline}, {}));
+  }
+  const PreparedPolicy p = PreparePolicy(WideJobSet(n, 1, std::move(rules)), FeatureGates{});
+  int defaulted = 0, first = 0;
+  for (int k = 0; k < n; ++k) {
+    for (const std::string& reason : JobFailureReasons()) {
+      const CellExplanation cell = ExplainCell(p, k, reason);
+      if (reason == kDeadline) {
+        first += cell.decision.rule == 0 && cell.otherwise.empty();
+      } else {
+        defaulted += cell.decision.rule == -1 && cell.otherwise.empty();
+      }
+    }
+  }
+  CHECK(first == n);
+  CHECK(defaulted == 4 * n);
+}
+
+TEST_CASE("engine: a step of 400,000 failures restarting jobs one by one") {
+  // RestartJob handles one failed job per reconcile pass. Before, each pass looked at every
+  // failure of the step twice (the next one to handle, the others of the same job): 1.6e11 here.
+  const int jobs = 200000;
+  std::vector<FailurePolicyRule> rules = {
+      WideRule("each", "RestartJob", {kBackoff}, {"rj-0"}),
+  };
+  const PreparedPolicy p =
+      PreparePolicy(WideJobSet(1, jobs, std::move(rules), 1'000'000), RestartJobGate());
+  // Every job fails twice; listed from the last job to the first, the later failure first.
+  std::vector<JobFailure> failures;
+  for (int i = jobs - 1; i >= 0; --i) {
+    failures.push_back({0, i, kBackoff, "", 2 * static_cast<int64_t>(i) + 1});
+    failures.push_back({0, i, kBackoff, "", 2 * static_cast<int64_t>(i)});
+  }
+  ControllerState state;
+  const StepOutcome out = ApplyFailures(p, &state, failures);
+  REQUIRE(out.passes.size() == static_cast<size_t>(jobs));
+  CHECK(out.passes.front().index == 0);  // The earliest failure first.
+  CHECK(out.passes.back().index == jobs - 1);
+  int handled = 0, discarded = 0;
+  for (size_t i = 0; i < failures.size(); ++i) {
+    handled += out.fates[i] == FailureFate::kHandled && i % 2 == 1;
+    discarded += out.fates[i] == FailureFate::kDiscarded && i % 2 == 0;
+  }
+  CHECK(handled == jobs);
+  CHECK(discarded == jobs);
+  CHECK(state.job_restarts_count_towards_max_sum == jobs);
+  CHECK(state.terminal_state == TerminalState::kNone);
+}
+
+TEST_CASE("engine: a stuck controller looks up 400,000 new failures among 400,000 pending") {
+  // Before: each new failure was compared with every pending one (1.6e11 pairs here).
+  const int jobs = 400000;
+  const PreparedPolicy p = PreparePolicy(
+      WideJobSet(1, jobs, {WideRule("each", "RestartJob", {kBackoff}, {})}), FeatureGates{});
+  std::vector<JobFailure> step;
+  for (int i = 0; i < jobs; ++i) step.push_back({0, i, kBackoff, "", i});
+  ControllerState state;
+  StepOutcome out = ApplyFailures(p, &state, step);
+  CHECK(out.stuck);
+  REQUIRE(state.pending.size() == static_cast<size_t>(jobs));
+  // The same jobs fail again (still failed: ignored), and one new index.
+  std::vector<JobFailure> again;
+  for (int i = jobs - 1; i >= 0; --i) again.push_back({0, i, kBackoff, "", jobs + i});
+  out = ApplyFailures(p, &state, again);
+  CHECK(out.stuck);
+  REQUIRE(out.fates.size() == 2 * static_cast<size_t>(jobs));
+  int ignored = 0;
+  for (int i = 0; i < jobs; ++i) ignored += out.fates[jobs + i] == FailureFate::kIgnored;
+  CHECK(ignored == jobs);
+  CHECK(state.pending.size() == static_cast<size_t>(jobs));
+}
+
+TEST_CASE("engine: the rule index decides as a scan over every rule would") {
+  // Random policies over a few replicated jobs (names repeat, some empty), compared with the
+  // rules' own lists read directly.
+  const std::vector<std::string> names = {"a", "b", "c", "a", "", "d"};
+  const std::vector<std::string> reasons = {kBackoff, kDeadline, kPodFailurePolicy, "FailedIndexes",
+                                            "Other"};
+  const std::vector<std::string> messages = {"", "oom", "preempted by x", "OOM"};
+  uint64_t seed = 12345;
+  auto next = [&](uint64_t bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % bound;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    JobSet js;
+    js.name = "js";
+    for (const std::string& name : names) {
+      ReplicatedJob rj;
+      rj.name = name;
+      rj.replicas = 2;
+      js.replicated_jobs.push_back(rj);
+    }
+    FailurePolicy fp;
+    const int n_rules = 1 + static_cast<int>(next(30));
+    for (int r = 0; r < n_rules; ++r) {
+      FailurePolicyRule rule;
+      rule.name = "r" + std::to_string(r);
+      rule.action = next(2) ? "FailJobSet" : "RestartJobSet";
+      for (uint64_t k = next(3); k > 0; --k) {
+        rule.on_job_failure_reasons.push_back(reasons[next(reasons.size())]);
+      }
+      for (uint64_t k = next(3); k > 0; --k) {
+        rule.target_replicated_jobs.push_back(next(5) ? names[next(names.size())] : "zz");
+      }
+      if (next(3) == 0) rule.on_job_failure_message_patterns = {next(2) ? "oom" : "(?i)OOM"};
+      fp.rules.push_back(rule);
+    }
+    js.failure_policy = fp;
+    const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
+    for (size_t j = 0; j < names.size(); ++j) {
+      for (const std::string& reason : reasons) {
+        std::vector<int> admitting;  // Target and reason, read from the rules as written.
+        for (int r = 0; r < n_rules; ++r) {
+          const FailurePolicyRule& rule = fp.rules[r];
+          const auto& t = rule.target_replicated_jobs;
+          const auto& rs = rule.on_job_failure_reasons;
+          if (!names[j].empty() &&
+              (t.empty() || std::find(t.begin(), t.end(), names[j]) != t.end()) &&
+              (rs.empty() || std::find(rs.begin(), rs.end(), reason) != rs.end())) {
+            admitting.push_back(r);
+          }
+        }
+        const CellExplanation cell = ExplainCell(p, static_cast<int>(j), reason);
+        std::vector<int> chain = {cell.decision.rule};
+        for (const Decision& d : cell.otherwise) chain.push_back(d.rule);
+        std::vector<int> want;
+        for (int r : admitting) {
+          want.push_back(r);
+          if (fp.rules[r].on_job_failure_message_patterns.empty()) break;
+        }
+        if (want.empty() || !fp.rules[want.back()].on_job_failure_message_patterns.empty()) {
+          want.push_back(-1);
+        }
+        CHECK(chain == want);
+        for (const std::string& message : messages) {
+          int first = -1;
+          for (int r : admitting) {
+            if (RuleMatches(p, p.rules[r], static_cast<int>(j), reason, message)) {
+              first = r;
+              break;
+            }
+          }
+          CHECK(Decide(p, static_cast<int>(j), reason, message).rule == first);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace jobset

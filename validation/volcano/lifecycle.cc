@@ -1,6 +1,7 @@
 #include "validation/volcano/lifecycle.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace jobset {
 

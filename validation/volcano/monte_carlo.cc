@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
 
 #include "validation/sim/fault_mix.h"
 #include "validation/sim/random.h"
@@ -27,6 +29,9 @@ enum End : size_t {
   kEnds
 };
 
+// Jobs of up to this many tasks find a failure's task by a scan rather than a binary search.
+constexpr size_t kScanTasks = 16;
+
 // Counters of one chunk of runs (see RunSimulation), merged in chunk order.
 struct Block {
   std::array<int64_t, kEnds> ends{};
@@ -45,6 +50,16 @@ struct Setup {
   std::vector<double> task_cumulative;  // Per task: upper bound of its share of the pods.
   std::vector<VolcanoEventSpec> specs;  // Per fault kind, without task and index.
 };
+
+// Tasks by name, the first of a name winning as FindVolcanoTask's scan would.
+std::unordered_map<std::string_view, int> TasksByName(const VolcanoJob& job) {
+  std::unordered_map<std::string_view, int> task_of;
+  task_of.reserve(job.tasks.size());
+  for (size_t t = 0; t < job.tasks.size(); ++t) {
+    task_of.emplace(job.tasks[t].name, static_cast<int>(t));
+  }
+  return task_of;
+}
 
 // Simulates one run drawing from `rng` and adds it to `b`.
 void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* b) {
@@ -89,10 +104,16 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* 
     while (k + 1 < s.cumulative.size() && u >= s.cumulative[k]) ++k;
     int task = s.kind_task[k];
     if (task < 0) {
+      // The first task whose upper bound is above v: scanned, or searched among many tasks.
       const double v = rng.Uniform();
+      const std::vector<double>& c = s.task_cumulative;
       task = 0;
-      while (task + 1 < static_cast<int>(s.task_cumulative.size()) && v >= s.task_cumulative[task])
-        ++task;
+      if (c.size() <= kScanTasks) {
+        while (task + 1 < static_cast<int>(c.size()) && v >= c[task]) ++task;
+      } else {
+        task = static_cast<int>(
+            std::min<size_t>(std::upper_bound(c.begin(), c.end(), v) - c.begin(), c.size() - 1));
+      }
     }
     const int64_t replicas = job.tasks[task].replicas;
     const int64_t index = rng.Below(replicas);
@@ -191,8 +212,9 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
   int64_t pods = 0;
   for (const VolcanoTask& t : job.tasks) pods += std::max<int64_t>(t.replicas, 0);
   if (pods == 0) return "the job has no pod to fail (no task with replicas > 0)";
+  const std::unordered_map<std::string_view, int> task_of = TasksByName(job);
   for (size_t t = 0; t < job.tasks.size(); ++t) {
-    if (FindVolcanoTask(job, job.tasks[t].name) != static_cast<int>(t))
+    if (task_of.at(job.tasks[t].name) != static_cast<int>(t))
       return "task name '" + job.tasks[t].name + "' is used twice (the API server rejects it)";
   }
   if (!(m.node_mttf_s > 0)) return "--node-mttf must be positive";
@@ -204,7 +226,8 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
   if (m.faults.empty()) return "empty fault mix";
   for (const VolcanoFaultKind& f : m.faults) {
     if (f.task.empty()) continue;
-    int t = FindVolcanoTask(job, f.task);
+    const auto found = task_of.find(f.task);
+    const int t = found == task_of.end() ? -1 : found->second;
     if (t < 0) {
       std::string names;
       for (const VolcanoTask& task : job.tasks) names += (names.empty() ? "" : ", ") + task.name;
@@ -232,11 +255,12 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
   s.mean_gap = 1 / r.failure_rate;
   double total = 0;
   for (const VolcanoFaultKind& f : model.faults) total += f.weight;
+  const std::unordered_map<std::string_view, int> task_of = TasksByName(job);
   double acc = 0;
   for (const VolcanoFaultKind& f : model.faults) {
     acc += f.weight / total;
     s.cumulative.push_back(acc);
-    s.kind_task.push_back(f.task.empty() ? -1 : FindVolcanoTask(job, f.task));
+    s.kind_task.push_back(f.task.empty() ? -1 : task_of.at(f.task));
     s.specs.push_back({"", -1, f.event, f.has_exit_code, f.exit_code, ""});
   }
   acc = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "validation/core/batch_job.h"
 #include "validation/core/field_path.h"
@@ -205,9 +207,12 @@ std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job) {
     std::string error;
     if (ApplyVolcanoStep(job, &state, {e}, &cell.outcome, &error)) cells.push_back(cell);
   };
+  std::unordered_set<std::string_view> names;  // Of the tasks before t.
   for (size_t t = 0; t < job.tasks.size(); ++t) {
     const VolcanoTask& task = job.tasks[t];
-    if (task.replicas <= 0 || FindVolcanoTask(job, task.name) != static_cast<int>(t)) continue;
+    // The first task of a name (the controller finds no other).
+    const bool first = names.insert(task.name).second;
+    if (task.replicas <= 0 || !first) continue;
     std::set<int64_t> codes;
     for (const VolcanoPolicy& p : task.policies)
       if (p.has_exit_code) codes.insert(p.exit_code);

@@ -1,6 +1,7 @@
 #include "validation/volcano/types.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "validation/core/field_path.h"
 #include "validation/sim/duration.h"
@@ -110,6 +111,8 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
   job.has_min_success = ReadInt(*spec, "minSuccess", "spec", &job.min_success, &job.problems);
 
   if (const Node* tasks = spec->Find("tasks"); tasks && tasks->is_seq()) {
+    std::unordered_set<std::string> names;  // Of the tasks so far (FindVolcanoTask's answer).
+    names.reserve(tasks->items.size());
     for (size_t i = 0; i < tasks->items.size(); ++i) {
       const Node& item = tasks->items[i];
       std::string path = Index("spec.tasks", i);
@@ -143,7 +146,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
-      if (FindVolcanoTask(job, t.name) >= 0) {
+      if (!names.insert(t.name).second) {
         // The webhook rejects this; the controller would look the name up to the first.
         job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
                                "': the controller finds the first task of that name");
