@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "validation/schema/list_type.h"
+
 namespace jobset {
 
 using Json = nlohmann::json;
@@ -177,9 +179,10 @@ struct FastSchema::Rule {
 
   std::vector<Bound> minimums, maximums;  ///< Numbers (kInt and kFloat).
   std::optional<uint64_t> min_length, max_length;
-  std::unique_ptr<re2::RE2> pattern;  ///< Strings must contain a match.
+  std::shared_ptr<const re2::RE2> pattern;  ///< Strings must contain a match.
   std::optional<uint64_t> min_items, max_items;
-  const Rule* items = nullptr;  ///< Each item of an array (the object form of `items`).
+  const Rule* items = nullptr;           ///< Each item of an array (the object form of `items`).
+  std::optional<ListUniqueness> unique;  ///< kListUniqueKeyword: no duplicate items or keys.
 
   std::vector<std::string> required;
   /// valijson builds a PropertiesConstraint: `properties` or `additionalProperties` is present.
@@ -274,6 +277,7 @@ FastVerdict FastSchema::Rule::Check(const Node& value) const {
         return FastVerdict::kInvalid;
       }
       if (format_reads_strings && size > 0) unsure = true;
+      if (unique && !FindListDuplicates(value, *unique).empty()) return FastVerdict::kInvalid;
       if (items) {
         for (const Node& item : value.items) {
           FastVerdict v = items->Check(item);
@@ -450,9 +454,17 @@ class FastSchema::Compiler {
         key == "definitions" || key == "default") {
       return true;
     }
+    if (key == kListUniqueKeyword) {
+      r->unique = ParseListUniqueness(v);
+      return r->unique.has_value();
+    }
     if (key == pattern_keyword_) {
       if (!v.is_string()) return false;
-      r->pattern = std::make_unique<re2::RE2>(v.get_ref<const std::string&>(), re2::RE2::Quiet);
+      // Compiled once per text: the quantity pattern alone recurs in a dozen places of a pod.
+      auto& re = patterns_[v.get_ref<const std::string&>()];
+      if (!re)
+        re = std::make_shared<const re2::RE2>(v.get_ref<const std::string&>(), re2::RE2::Quiet);
+      r->pattern = re;
       return r->pattern->ok();
     }
     if (key == "type") {
@@ -560,6 +572,7 @@ class FastSchema::Compiler {
   std::string_view pattern_keyword_;
   FastSchema* out_;
   std::unordered_map<const Json*, const Rule*> memo_;
+  std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> patterns_;
   const Rule* unsupported_ = nullptr;
 };
 

@@ -192,7 +192,13 @@ class NodeAdapter
   NodeAdapter() = default;
   /// A view of `node`.
   NodeAdapter(const Node& node)  // NOLINT(runtime/explicit): iterators convert implicitly.
-      : BasicAdapter(NodeValue(node)) {}
+      : BasicAdapter(NodeValue(node)), node_(&node) {}
+
+  /// The node seen, for our own keywords (schema.cc); nullptr for an empty adapter.
+  const Node* node() const { return node_; }
+
+ private:
+  const Node* node_ = nullptr;
 };
 
 /// One entry of a mapping as valijson iterates it: `first` is the key, `second` the value.

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
@@ -29,7 +30,9 @@
 
 #include "validation/core/embedded.h"
 #include "validation/core/field_path.h"
+#include "validation/schema/crd_import.h"
 #include "validation/schema/fast_schema.h"
+#include "validation/schema/list_type.h"
 #include "validation/schema/node_adapter.h"  // First: configures valijson.
 #include "validation/schema/rules.h"
 #include "validation/schema/schema_internal.h"
@@ -38,11 +41,20 @@ namespace jobset {
 
 using Json = nlohmann::json;
 
-/// A JSON Schema document and valijson's compiled form of it. Immutable once built.
+/// A JSON Schema document, its fast check, and valijson's compiled form of it, made on first
+/// need. Immutable once built (the valijson form is made once, under `once`).
 struct CompiledSchema {
-  Json doc;  ///< The schema as valijson compiled it (patterns renamed, see below).
-  valijson::Schema schema;
+  Json doc;         ///< The schema as valijson compiles it (patterns renamed, see below).
   FastSchema fast;  ///< The same schema for the fast check (compiled from `doc`).
+
+  /// valijson's form of `doc`. The built-in schemas make it when an object is first found not
+  /// valid (most never are: the fast check decides them), which keeps it out of the start-up
+  /// time of a lint run; --crd schemas make it at once, to report a schema valijson refuses.
+  const valijson::Schema& Valijson() const;
+
+  mutable std::once_flag once;
+  /// Made under `once`; empty (accepting everything) when valijson refuses `doc`.
+  mutable std::unique_ptr<valijson::Schema> schema;
 };
 
 namespace {
@@ -53,6 +65,7 @@ namespace {
 constexpr char kPatternKey[] = "x-jobset-re2-pattern";
 
 constexpr char kBuiltinSchemaName[] = "jobset.v1alpha2.json";
+constexpr char kGeneratedSchemaName[] = "jobset.v1alpha2.crd.json";
 constexpr char kVolcanoSchemaName[] = "volcano.v1alpha1.json";
 constexpr char kFrameworkSchemaName[] = "framework.v1.json";
 
@@ -92,49 +105,172 @@ class Re2PatternBuilder : public valijson::ConstraintBuilder {
   }
 };
 
-/// Renames `pattern` to kPatternKey in every schema of `s` (walking only schema positions, so
-/// that a property that happens to be called "pattern" keeps its name).
-void RenamePatterns(Json& s) {
+/// A schema value as JSON (valijson hands keyword values to builders as adapters).
+Json AdapterJson(const valijson::adapters::Adapter& a) {
+  if (a.isBool()) return a.asBool();
+  if (a.isInteger()) return a.asInteger();
+  if (a.isDouble()) return a.asDouble();
+  if (a.isString()) return a.asString();
+  if (a.isArray()) {
+    Json out = Json::array();
+    a.applyToArray([&](const valijson::adapters::Adapter& item) {
+      out.push_back(AdapterJson(item));
+      return true;
+    });
+    return out;
+  }
+  if (a.isObject()) {
+    Json out = Json::object();
+    a.applyToObject([&](const std::string& key, const valijson::adapters::Adapter& value) {
+      out[key] = AdapterJson(value);
+      return true;
+    });
+    return out;
+  }
+  return nullptr;
+}
+
+/// valijson constraint: the items of a list-type set, or the keys of a list-type map, are unique.
+class ListUniqueConstraint : public valijson::constraints::PolyConstraint {
+ public:
+  explicit ListUniqueConstraint(std::shared_ptr<const ListUniqueness> unique)
+      : unique_(std::move(unique)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    // ValidateSchema always validates Nodes; another adapter is left unchecked.
+    const auto* adapter = dynamic_cast<const NodeAdapter*>(&target);
+    if (!adapter || !adapter->node() || !adapter->node()->is_seq()) return true;
+    if (FindListDuplicates(*adapter->node(), *unique_).empty()) return true;
+    if (results) results->pushError(context, "Duplicate list items.");
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) ListUniqueConstraint(*this);
+  }
+  size_t sizeOf() const override { return sizeof(ListUniqueConstraint); }
+
+  std::shared_ptr<const ListUniqueness> unique_;
+};
+
+/// Makes ListUniqueConstraint from the value of kListUniqueKeyword.
+class ListUniqueBuilder : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    std::optional<ListUniqueness> unique = ParseListUniqueness(AdapterJson(value));
+    if (!unique) valijson::throwRuntimeError(std::string("invalid ") + kListUniqueKeyword);
+    return new ListUniqueConstraint(std::make_shared<const ListUniqueness>(std::move(*unique)));
+  }
+};
+
+/// The schema `s` refers to with `$ref` (within `root`), or `s` itself.
+const Json& Dereferenced(const Json& s, const Json& root) {
+  const Json* at = &s;
+  for (int hops = 0; hops < 32 && at->is_object(); ++hops) {
+    auto ref = at->find("$ref");
+    if (ref == at->end() || !ref->is_string()) break;
+    const std::string& target = ref->get_ref<const std::string&>();
+    if (target.empty() || target[0] != '#') break;
+    try {
+      at = &root.at(Json::json_pointer(target.substr(1)));
+    } catch (const std::exception&) {
+      break;  // valijson reports the dangling reference.
+    }
+  }
+  return *at;
+}
+
+/// Prepares every schema of `s` (walking only schema positions, so that a property that happens
+/// to be called "pattern" keeps its name) for valijson and the fast check: `pattern` is renamed
+/// to kPatternKey; x-kubernetes-list-type set and map (with x-kubernetes-list-map-keys and the
+/// defaults of the key fields, read from `root`) become kListUniqueKeyword; the annotations of
+/// generated schemas (format, nullable and the other x-kubernetes-* markers, whose meaning the
+/// conversion already put into type and additionalProperties) are dropped, as --crd always did.
+void PrepareKeywords(Json& s, const Json& root) {
   if (!s.is_object()) return;
   if (auto it = s.find("pattern"); it != s.end() && it->is_string()) {
     Json pattern = std::move(*it);
     s.erase(it);
     s[kPatternKey] = std::move(pattern);
   }
+  if (auto type = s.find("x-kubernetes-list-type"); type != s.end() && type->is_string()) {
+    Json unique;
+    if (*type == "set") unique = {{"set", true}};
+    auto keys = s.find("x-kubernetes-list-map-keys");
+    if (*type == "map" && keys != s.end() && keys->is_array()) {
+      Json defaults = Json::object();
+      if (auto items = s.find("items"); items != s.end()) {
+        const Json& item = Dereferenced(*items, root);
+        auto props = item.is_object() ? item.find("properties") : item.end();
+        for (const Json& key : *keys) {
+          if (!key.is_string() || props == item.end() || !props->is_object()) continue;
+          auto field = props->find(key.get<std::string>());
+          if (field == props->end()) continue;
+          const Json& field_schema = Dereferenced(*field, root);
+          if (auto d = field_schema.find("default"); d != field_schema.end()) {
+            defaults[key.get<std::string>()] = *d;
+          }
+        }
+      }
+      unique = {{"keys", *keys}};
+      if (!defaults.empty()) unique["defaults"] = std::move(defaults);
+    }
+    if (!unique.is_null()) s[kListUniqueKeyword] = std::move(unique);
+  }
+  for (const char* key :
+       {"format", "nullable", "x-kubernetes-list-type", "x-kubernetes-list-map-keys",
+        "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields",
+        "x-kubernetes-embedded-resource", "x-kubernetes-map-type"}) {
+    s.erase(key);
+  }
   for (const char* key : {"properties", "definitions"}) {
     if (auto it = s.find(key); it != s.end() && it->is_object()) {
-      for (auto& [name, sub] : it->items()) RenamePatterns(sub);
+      for (auto& [name, sub] : it->items()) PrepareKeywords(sub, root);
     }
   }
   for (const char* key : {"additionalProperties", "items", "not"}) {
     if (auto it = s.find(key); it != s.end()) {
       if (it->is_array()) {
-        for (Json& sub : *it) RenamePatterns(sub);
+        for (Json& sub : *it) PrepareKeywords(sub, root);
       } else {
-        RenamePatterns(*it);
+        PrepareKeywords(*it, root);
       }
     }
   }
   for (const char* key : {"allOf", "anyOf", "oneOf"}) {
     if (auto it = s.find(key); it != s.end() && it->is_array()) {
-      for (Json& sub : *it) RenamePatterns(sub);
+      for (Json& sub : *it) PrepareKeywords(sub, root);
     }
   }
 }
 
-/// Compiles a JSON Schema (draft 7) document; nullptr and a message when valijson refuses it.
-std::shared_ptr<const CompiledSchema> Compile(Json doc, std::string* error) {
-  auto out = std::make_shared<CompiledSchema>();
-  out->doc = std::move(doc);
-  RenamePatterns(out->doc);
+/// valijson's form of `doc`; an empty schema and a message when valijson refuses it.
+std::unique_ptr<valijson::Schema> PopulateValijson(const Json& doc, std::string* error) {
+  auto schema = std::make_unique<valijson::Schema>();
   try {
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     parser.addConstraintBuilder(kPatternKey, new Re2PatternBuilder());
-    valijson::adapters::NlohmannJsonAdapter adapter(out->doc);
-    parser.populateSchema(adapter, out->schema);
+    parser.addConstraintBuilder(kListUniqueKeyword, new ListUniqueBuilder());
+    valijson::adapters::NlohmannJsonAdapter adapter(doc);
+    parser.populateSchema(adapter, *schema);
   } catch (const std::exception& e) {
     if (error) *error = std::string("invalid schema: ") + e.what();
     return nullptr;
+  }
+  return schema;
+}
+
+/// Compiles a JSON Schema (draft 7) document. `eager`: make valijson's form now, and give
+/// nullptr and a message when valijson refuses the document; else on first need.
+std::shared_ptr<const CompiledSchema> Compile(Json doc, std::string* error, bool eager) {
+  auto out = std::make_shared<CompiledSchema>();
+  out->doc = std::move(doc);
+  PrepareKeywords(out->doc, out->doc);
+  if (eager) {
+    std::call_once(out->once, [&] { out->schema = PopulateValijson(out->doc, error); });
+    if (!out->schema) return nullptr;
   }
   out->fast = FastSchema::Compile(out->doc, kPatternKey);
   return out;
@@ -518,6 +654,24 @@ class Explainer {
   void CheckArray(const Place& place, const Json& s) {
     const size_t size = place.node->items.size();
     const std::string p = Shown(place.path);
+    if (auto unique = s.find(kListUniqueKeyword); unique != s.end()) {
+      if (std::optional<ListUniqueness> u = ParseListUniqueness(*unique)) {
+        for (const ListDuplicate& d : FindListDuplicates(*place.node, *u)) {
+          // At the first key field of the item (its value), else at the item.
+          const Node& item = place.node->items[d.index];
+          Mark mark = item.mark;
+          for (const std::string& key : u->keys) {
+            if (const Node* v = item.is_map() ? item.Find(key) : nullptr) {
+              mark = v->mark.known() ? v->mark : mark;
+              break;
+            }
+          }
+          std::string field = Index(place.path, d.index);
+          Add("x-kubernetes-list-type", "schema/duplicate-key", field,
+              field + ": Duplicate value: " + d.value, mark.known() ? mark : ValueMark(place));
+        }
+      }
+    }
     if (auto max = s.find("maxItems");
         max != s.end() && max->is_number_integer() && size > max->get<uint64_t>()) {
       Add("maxItems", kSchemaMaxItems, place.path,
@@ -594,180 +748,6 @@ class Explainer {
   std::vector<Finding> findings_;
 };
 
-// ---- From a CRD's OpenAPI v3 schema to JSON Schema --------------------------------------------
-
-/// Whether `n` is the boolean true.
-bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
-
-/// Converts one OpenAPI v3 (structural) schema. `structural` is false inside allOf/anyOf/oneOf/
-/// not, whose schemas only validate values and never decide which fields exist.
-bool ConvertSchema(const Node& in, const std::string& where, bool structural, Json* out,
-                   std::string* error);
-
-/// Converts the schemas of an allOf/anyOf/oneOf list (value validations only).
-bool ConvertList(const Node& in, const std::string& where, Json* out, std::string* error) {
-  if (!in.is_seq()) {
-    *error = where + ": must be a list of schemas";
-    return false;
-  }
-  *out = Json::array();
-  for (size_t i = 0; i < in.items.size(); ++i) {
-    Json sub;
-    if (!ConvertSchema(in.items[i], Index(where, i), false, &sub, error)) return false;
-    out->push_back(std::move(sub));
-  }
-  return true;
-}
-
-/// Whether an anyOf/oneOf is only the `[{type: integer}, {type: string}]` spelling of
-/// x-kubernetes-int-or-string.
-bool IsIntOrStringAlternatives(const Node& list) {
-  if (!list.is_seq() || list.items.size() != 2) return false;
-  std::set<std::string> types;
-  for (const Node& alt : list.items) {
-    if (!alt.is_map() || alt.entries.size() != 1) return false;
-    std::string_view type = alt.StringOr("type");
-    if (type != "integer" && type != "string") return false;
-    types.emplace(type);
-  }
-  return types.size() == 2;
-}
-
-bool ConvertSchema(const Node& in, const std::string& where, bool structural, Json* out,
-                   std::string* error) {
-  if (!in.is_map()) {
-    *error = where + ": a schema must be a mapping";
-    return false;
-  }
-  Json o = Json::object();
-  const bool nullable = IsTrue(in.Find("nullable"));
-  const bool int_or_string = IsTrue(in.Find("x-kubernetes-int-or-string"));
-  const bool preserve_unknown = IsTrue(in.Find("x-kubernetes-preserve-unknown-fields"));
-  const bool embedded = IsTrue(in.Find("x-kubernetes-embedded-resource"));
-
-  std::vector<std::string> types;
-  if (const Node* type = in.Find("type"); type && !type->is_null()) {
-    static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
-                                                              "integer", "number", "boolean"};
-    if (!type->is_string() || !kTypes.count(type->text)) {
-      *error = Child(where, "type") + ": unsupported type " + RenderValue(*type);
-      return false;
-    }
-    types.push_back(type->text);
-  }
-  if (int_or_string) types = {"integer", "string"};
-  if (nullable && !types.empty()) types.push_back("null");
-  if (types.size() == 1) o["type"] = types[0];
-  if (types.size() > 1) o["type"] = types;
-
-  for (const MapEntry& e : in.entries) {
-    const std::string at = Child(where, e.key);
-    const Node& v = e.value;
-    if (e.key == "properties") {
-      if (!v.is_map()) {
-        *error = at + ": must be a mapping";
-        return false;
-      }
-      Json props = Json::object();
-      for (const MapEntry& p : v.entries) {
-        Json sub;
-        if (!ConvertSchema(p.value, Child(at, p.key), structural, &sub, error)) return false;
-        props[p.key] = std::move(sub);
-      }
-      o["properties"] = std::move(props);
-    } else if (e.key == "additionalProperties") {
-      if (v.is_bool()) {
-        o["additionalProperties"] = v.boolean;
-      } else {
-        Json sub;
-        if (!ConvertSchema(v, at, structural, &sub, error)) return false;
-        o["additionalProperties"] = std::move(sub);
-      }
-    } else if (e.key == "items") {
-      Json sub;
-      if (!ConvertSchema(v, at, structural, &sub, error)) return false;
-      o["items"] = std::move(sub);
-    } else if (e.key == "required") {
-      if (!v.is_seq()) {
-        *error = at + ": must be a list of strings";
-        return false;
-      }
-      Json names = Json::array();
-      for (const Node& name : v.items) {
-        if (!name.is_string()) {
-          *error = at + ": must be a list of strings";
-          return false;
-        }
-        names.push_back(name.text);
-      }
-      if (!names.empty()) o["required"] = std::move(names);
-    } else if (e.key == "enum") {
-      if (!v.is_seq()) {
-        *error = at + ": must be a list";
-        return false;
-      }
-      Json values = NodeToJson(v);
-      if (nullable) values.push_back(nullptr);
-      o["enum"] = std::move(values);
-    } else if (e.key == "minimum" || e.key == "maximum") {
-      if (!v.is_number()) {
-        *error = at + ": must be a number";
-        return false;
-      }
-      // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
-      const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
-      const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
-      o[keyword] = NodeToJson(v);
-    } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
-               e.key == "maxLength") {
-      if (!v.is_int() || v.integer < 0) {
-        *error = at + ": must be a non-negative integer";
-        return false;
-      }
-      o[e.key] = v.integer;
-    } else if (e.key == "pattern") {
-      if (!v.is_string()) {
-        *error = at + ": must be a string";
-        return false;
-      }
-      re2::RE2 re(v.text, re2::RE2::Quiet);
-      if (!re.ok()) {
-        *error = at + ": invalid regular expression: " + re.error();
-        return false;
-      }
-      o["pattern"] = v.text;
-    } else if (e.key == "allOf" || e.key == "anyOf" || e.key == "oneOf") {
-      if (int_or_string && e.key != "allOf" && IsIntOrStringAlternatives(v)) continue;
-      Json list;
-      if (!ConvertList(v, at, &list, error)) return false;
-      o[e.key] = std::move(list);
-    } else if (e.key == "not") {
-      Json sub;
-      if (!ConvertSchema(v, at, false, &sub, error)) return false;
-      o["not"] = std::move(sub);
-    }
-    // Everything else (description, format, default, nullable, example, x-kubernetes-*, ...)
-    // is dropped: it does not reject values, or is handled above.
-  }
-
-  if (structural && embedded) {
-    // An embedded resource always has apiVersion, kind and (validated) metadata.
-    Json& props = o["properties"];
-    if (!props.contains("apiVersion")) props["apiVersion"] = {{"type", "string"}};
-    if (!props.contains("kind")) props["kind"] = {{"type", "string"}};
-    if (!props.contains("metadata")) props["metadata"] = {{"$ref", "#/definitions/ObjectMeta"}};
-  }
-  // Pruning removes every field a structural object does not declare; strict field
-  // validation reports them as unknown.
-  const bool object =
-      o.contains("properties") || std::find(types.begin(), types.end(), "object") != types.end();
-  if (structural && object && !preserve_unknown && !o.contains("additionalProperties")) {
-    o["additionalProperties"] = false;
-  }
-  *out = std::move(o);
-  return true;
-}
-
 /// Copies into `defs` the definition `name` of `from` and every definition it refers to.
 void CopyDefinition(const Json& from, const std::string& name, Json* defs) {
   if (defs->contains(name)) return;
@@ -791,21 +771,47 @@ void CopyDefinition(const Json& from, const std::string& name, Json* defs) {
   }
 }
 
-/// Compiles the embedded schema `name` as it is; nullptr when it is missing or invalid.
-std::shared_ptr<const CompiledSchema> CompileEmbedded(const char* name) {
+/// The embedded schema `name`, parsed; null when it is missing or not JSON.
+Json EmbeddedJson(const char* name) {
   const std::string* text = FindEmbedded(name);
   if (!text) return nullptr;
   Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return nullptr;
+  return doc.is_discarded() ? Json(nullptr) : doc;
+}
+
+/// Compiles the embedded schema `name` as it is; nullptr when it is missing or invalid.
+std::shared_ptr<const CompiledSchema> CompileEmbedded(const char* name) {
+  Json doc = EmbeddedJson(name);
+  if (doc.is_null()) return nullptr;
   std::string error;
-  return Compile(std::move(doc), &error);
+  return Compile(std::move(doc), &error, /*eager=*/false);
 }
 
 }  // namespace
 
+Json BuiltinJobSetDocument() {
+  // The hand-written schema, completed with the definitions generated from the JobSet CRD
+  // (schemas/jobset.v1alpha2.crd.json: the Job and Pod templates, claims and status).
+  Json hand = EmbeddedJson(kBuiltinSchemaName);
+  Json generated = EmbeddedJson(kGeneratedSchemaName);
+  if (!hand.is_object() || !generated.is_object()) return nullptr;
+  Json& defs = hand["definitions"];
+  for (auto& [name, def] : generated["definitions"].items()) {
+    if (defs.contains(name)) return nullptr;  // One of the two is wrong.
+    defs[name] = std::move(def);
+  }
+  return hand;
+}
+
 std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema() {
   // Compiled once, on first use; C++ makes the initialization thread-safe.
-  static const std::shared_ptr<const CompiledSchema> compiled = CompileEmbedded(kBuiltinSchemaName);
+  static const std::shared_ptr<const CompiledSchema> compiled =
+      []() -> std::shared_ptr<const CompiledSchema> {
+    Json doc = BuiltinJobSetDocument();
+    if (doc.is_null()) return nullptr;
+    std::string error;
+    return Compile(std::move(doc), &error, /*eager=*/false);
+  }();
   return compiled;
 }
 
@@ -818,17 +824,15 @@ std::shared_ptr<const CompiledSchema> BuiltinFrameworkSchema() {
 std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema() {
   static const std::shared_ptr<const CompiledSchema> compiled =
       []() -> std::shared_ptr<const CompiledSchema> {
-    const std::string* text = FindEmbedded(kVolcanoSchemaName);
+    Json doc = EmbeddedJson(kVolcanoSchemaName);
     std::shared_ptr<const CompiledSchema> jobset = BuiltinJobSetSchema();
-    if (!text || !jobset) return nullptr;
-    Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return nullptr;
+    if (doc.is_null() || !jobset) return nullptr;
     Json& defs = doc["definitions"];
     for (const char* name : {"ObjectMeta", "PodTemplateSpec"}) {
       CopyDefinition(jobset->doc.at("definitions"), name, &defs);
     }
     std::string error;
-    return Compile(std::move(doc), &error);
+    return Compile(std::move(doc), &error, /*eager=*/false);
   }();
   return compiled;
 }
@@ -837,54 +841,15 @@ std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const st
                                                        std::string* error) {
   std::string ignored;
   if (!error) error = &ignored;
-  if (!crd.is_map() || crd.StringOr("kind") != "CustomResourceDefinition" ||
-      crd.StringOr("apiVersion").rfind("apiextensions.k8s.io/", 0) != 0) {
-    *error = "not a CustomResourceDefinition (apiVersion " + Quote(crd.StringOr("apiVersion")) +
-             ", kind " + Quote(crd.StringOr("kind")) + ")";
-    return nullptr;
-  }
-  const Node* meta = crd.Find("metadata");
-  const std::string crd_name = meta ? std::string(meta->StringOr("name")) : std::string();
-  const std::string what = "CustomResourceDefinition " + Quote(crd_name);
-  const Node* spec = crd.Find("spec");
-  const Node* versions = spec ? spec->Find("versions") : nullptr;
-  if (!versions || !versions->is_seq() || versions->items.empty()) {
-    *error = what + " has no spec.versions";
-    return nullptr;
-  }
-  const Node* chosen = nullptr;
-  std::string names;
-  for (const Node& v : versions->items) {
-    const std::string_view name = v.StringOr("name");
-    if (!names.empty()) names += ", ";
-    names += name;
-    const bool served = IsTrue(v.Find("served"));
-    if (!chosen && (version.empty() ? served : name == version)) chosen = &v;
-  }
-  if (!chosen) {
-    *error = version.empty()
-                 ? what + " serves no version"
-                 : what + " has no version " + Quote(version) + " (it has " + names + ")";
-    return nullptr;
-  }
-  if (!IsTrue(chosen->Find("served"))) {
-    *error = what + " does not serve version " + Quote(version);
-    return nullptr;
-  }
-  const Node* schema = chosen->Find("schema");
-  const Node* open_api = schema ? schema->Find("openAPIV3Schema") : nullptr;
-  if (!open_api) {
-    // apiextensions.k8s.io/v1beta1 could give one schema for all versions.
-    const Node* validation = spec->Find("validation");
-    open_api = validation ? validation->Find("openAPIV3Schema") : nullptr;
-  }
-  if (!open_api) {
-    *error = what + " version " + Quote(std::string(chosen->StringOr("name"))) +
-             " has no schema.openAPIV3Schema";
-    return nullptr;
-  }
+  const Node* open_api = FindCrdSchema(crd, version, nullptr, error);
+  if (!open_api) return nullptr;
+  // The JobSet admission checks (validation/jobset/validation.cc, ValidateKeyedList) report
+  // duplicate names of replicated jobs and of dependsOn, with or without a schema: the schema
+  // leaves those two lists to them, as the built-in one does.
+  CrdImportOptions options;
+  options.skip_list_types = {"spec.replicatedJobs", "spec.replicatedJobs[].dependsOn"};
   Json root;
-  if (!ConvertSchema(*open_api, "openAPIV3Schema", true, &root, error)) return nullptr;
+  if (!ConvertCrdSchema(*open_api, options, &root, error)) return nullptr;
 
   // The CRD's schema says nothing about the standard fields; the API server checks metadata
   // itself. Use our ObjectMeta definition for it.
@@ -900,7 +865,15 @@ std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const st
   Json defs = Json::object();
   CopyDefinition(builtin->doc.at("definitions"), "ObjectMeta", &defs);
   root["definitions"] = std::move(defs);
-  return Compile(std::move(root), error);
+  return Compile(std::move(root), error, /*eager=*/true);
+}
+
+const valijson::Schema& CompiledSchema::Valijson() const {
+  std::call_once(once, [this] {
+    schema = PopulateValijson(doc, nullptr);
+    if (!schema) schema = std::make_unique<valijson::Schema>();
+  });
+  return *schema;
 }
 
 FastVerdict FastSchemaVerdict(const CompiledSchema& schema, const Node& object) {
@@ -910,7 +883,7 @@ FastVerdict FastSchemaVerdict(const CompiledSchema& schema, const Node& object) 
 bool ValijsonSchemaValid(const CompiledSchema& schema, const Node& object) {
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
-  return validator.validate(schema.schema, NodeAdapter(object), &results);
+  return validator.validate(schema.Valijson(), NodeAdapter(object), &results);
 }
 
 std::vector<Finding> ValidateSchema(const CompiledSchema& schema, const Node& object,
@@ -920,7 +893,7 @@ std::vector<Finding> ValidateSchema(const CompiledSchema& schema, const Node& ob
   if (schema.fast.Check(object) == FastVerdict::kValid) return {};
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
-  if (validator.validate(schema.schema, NodeAdapter(object), &results)) return {};
+  if (validator.validate(schema.Valijson(), NodeAdapter(object), &results)) return {};
   Explainer explainer(schema, object, report);
   valijson::ValidationResults::Error error;
   while (results.popError(error)) explainer.Explain(error);

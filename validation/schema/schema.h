@@ -40,7 +40,8 @@ std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const st
 struct SchemaRuleId {
   /// The violated keyword: "type", "enum", "required", "additionalProperties" (an unknown field),
   /// "pattern", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum",
-  /// "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf" or "not".
+  /// "exclusiveMinimum", "exclusiveMaximum", "anyOf", "oneOf", "not" or
+  /// "x-kubernetes-list-type" (a duplicate in a list-type set or map).
   std::string_view keyword;
   std::string_view field;  ///< Only at this field path ("metadata.name"); "" at any.
   RuleId rule;             ///< The rule id reported.

@@ -2,6 +2,8 @@
 // Not for other callers: ValidateSchema is the interface.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "validation/core/node.h"
 #include "validation/schema/fast_schema.h"
 #include "validation/schema/schema.h"
@@ -14,5 +16,9 @@ FastVerdict FastSchemaVerdict(const CompiledSchema& schema, const Node& object);
 /// valijson's verdict on `object`: whether it is valid (kStrongTypes over NodeAdapter, as
 /// ValidateSchema runs it), without the fast check.
 bool ValijsonSchemaValid(const CompiledSchema& schema, const Node& object);
+
+/// The built-in JobSet schema before compiling: schemas/jobset.v1alpha2.json with the
+/// definitions of schemas/jobset.v1alpha2.crd.json; null when either is missing or they clash.
+nlohmann::json BuiltinJobSetDocument();
 
 }  // namespace jobset

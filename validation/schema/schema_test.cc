@@ -16,6 +16,7 @@
 #include "validation/core/k8s_names.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/defaults.h"
+#include "validation/schema/schema_internal.h"
 
 namespace jobset {
 namespace {
@@ -137,6 +138,28 @@ const std::set<std::string> kStricterThanCrd = {
     "metadata",  // The API server checks ObjectMeta itself; the CRD only says "object".
 };
 
+/// Lists whose x-kubernetes-list-type our schema leaves out: the JobSet admission checks
+/// (validation/jobset/validation.cc, ValidateKeyedList) report their duplicates, with or without
+/// a schema (CompileCrdSchema leaves them out of --crd schemas too).
+const std::set<std::string> kListTypeElsewhere = {"spec.replicatedJobs",
+                                                  "spec.replicatedJobs[].dependsOn"};
+
+/// A schema value as text, for comparisons ("-" when absent).
+std::string Text(const Json& schema, const char* keyword) {
+  return schema.contains(keyword) ? schema[keyword].dump() : "-";
+}
+std::string Text(const Node& schema, const char* keyword) {
+  const Node* n = schema.Find(keyword);
+  if (!n) return "-";
+  if (n->is_string()) return Json(n->text).dump();
+  if (n->is_seq()) {
+    Json a = Json::array();
+    for (const Node& item : n->items) a.push_back(item.text);
+    return a.dump();
+  }
+  return n->text;
+}
+
 class Agreement {
  public:
   explicit Agreement(const Json& ours) : ours_(ours) {}
@@ -144,11 +167,21 @@ class Agreement {
   void Walk(const Json& ours_in, const Node& crd, const std::string& path) {
     const Json& ours = Resolve(ours_in);
     ++compared_;
-    // Types.
-    std::string our_type =
-        ours.contains("type") && ours["type"].is_string() ? ours["type"].get<std::string>() : "";
-    std::string crd_type(crd.StringOr("type"));
-    CHECK_MESSAGE(our_type == crd_type, path, ": type ", our_type, " vs CRD ", crd_type);
+    // Types: int-or-string is integer or string, nullable adds null.
+    std::set<std::string> our_types, crd_types;
+    if (ours.contains("type")) {
+      if (ours["type"].is_string()) our_types.insert(ours["type"].get<std::string>());
+      if (ours["type"].is_array()) {
+        for (const Json& t : ours["type"]) our_types.insert(t.get<std::string>());
+      }
+    }
+    if (crd.Find("type")) crd_types.insert(std::string(crd.StringOr("type")));
+    const Node* ios = crd.Find("x-kubernetes-int-or-string");
+    if (ios && ios->is_bool() && ios->boolean) crd_types = {"integer", "string"};
+    const Node* nullable = crd.Find("nullable");
+    if (nullable && nullable->is_bool() && nullable->boolean) crd_types.insert("null");
+    CHECK_MESSAGE(our_types == crd_types, path, ": types differ");
+    const std::string our_type = our_types.size() == 1 ? *our_types.begin() : "";
     // An object our schema leaves open: nothing below it (nor its required list) is ours.
     if (our_type == "object" && !ours.contains("properties") &&
         !ours.contains("additionalProperties")) {
@@ -176,21 +209,25 @@ class Agreement {
       for (const Node& v : r->items) crd_req.insert(v.text);
     }
     CHECK_MESSAGE(our_req == crd_req, path, ": required lists differ");
-    // Bounds.
-    for (const std::string keyword : {"minimum", "maximum", "minItems", "maxItems"}) {
-      std::string a = ours.contains(keyword) ? ours[keyword].dump() : "-";
-      const Node* b = crd.Find(keyword);
-      std::string bt = b ? b->text : "-";
-      CHECK_MESSAGE(a == bt, path, ": ", keyword, " ", a, " vs CRD ", bt);
+    // Bounds, lengths, patterns, formats.
+    for (const char* keyword : {"minimum", "maximum", "minItems", "maxItems", "minLength",
+                                "maxLength", "pattern", "format"}) {
+      std::string a = Text(ours, keyword), b = Text(crd, keyword);
+      CHECK_MESSAGE(a == b, path, ": ", std::string(keyword), " ", a, " vs CRD ", b);
     }
-    // Maps of values (labels, nodeSelector ...).
+    // List types and keys (atomic is the default).
+    if (!kListTypeElsewhere.count(path)) {
+      for (const char* keyword : {"x-kubernetes-list-type", "x-kubernetes-list-map-keys"}) {
+        std::string a = Text(ours, keyword), b = Text(crd, keyword);
+        if (b == "\"atomic\"" && a == "-") a = b;
+        CHECK_MESSAGE(a == b, path, ": ", std::string(keyword), " ", a, " vs CRD ", b);
+      }
+    }
+    // Maps of values (labels, nodeSelector, resources ...).
     if (ours.contains("additionalProperties") && ours["additionalProperties"].is_object()) {
       const Node* extra = crd.Find("additionalProperties");
       CHECK_MESSAGE(extra, path, ": a map in ours, not in the CRD");
-      if (extra) {
-        const Json& sub = Resolve(ours["additionalProperties"]);
-        CHECK_MESSAGE(sub.value("type", "") == extra->StringOr("type"), path, "{}: value types");
-      }
+      if (extra) Walk(ours["additionalProperties"], *extra, path + "{}");
     }
     // Lists.
     if (ours.contains("items")) {
@@ -198,8 +235,12 @@ class Agreement {
       CHECK_MESSAGE(items, path, ": a list in ours, not in the CRD");
       if (items) Walk(ours["items"], *items, path + "[]");
     }
-    // Fields: compared wherever our schema is strict.
-    if (!ours.contains("properties")) return;  // Deliberately open here.
+    // Fields.
+    if (!ours.contains("properties")) {
+      // No fields: none in the CRD either (an object of no fields, pruned whole).
+      CHECK_MESSAGE(!crd.Find("properties"), path, ": open in ours, strict in the CRD");
+      return;
+    }
     const Node* crd_props = crd.Find("properties");
     if (kStricterThanCrd.count(path)) return;
     CHECK_MESSAGE(crd_props, path, ": strict in ours, open in the CRD");
@@ -238,12 +279,12 @@ class Agreement {
 
 }  // namespace
 
-TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict" *
+TEST_CASE("schema: the built-in schema agrees with the CRD everywhere" *
           doctest::test_suite("corpus")) {
   if (CorpusOrSkip().empty()) return;
-  const std::string* text = FindEmbedded("jobset.v1alpha2.json");
-  REQUIRE(text);
-  Json ours = Json::parse(*text);
+  // The hand-written schema with the definitions generated from the CRD.
+  const Json ours = BuiltinJobSetDocument();
+  REQUIRE(ours.is_object());
   Node crd = LoadCrd();
   const Node* versions = crd.Find("spec")->Find("versions");
   REQUIRE(versions);
@@ -251,10 +292,11 @@ TEST_CASE("schema: the built-in schema agrees with the CRD where it is strict" *
   REQUIRE(open_api);
   Agreement agreement(ours);
   agreement.Walk(ours, *open_api, "");
-  // Sanity: the walk went down to container fields.
   MESSAGE("compared ", agreement.compared(), " schemas, skipped ", agreement.skipped(),
           " open objects");
-  CHECK(agreement.compared() > 150);
+  // Every object of the CRD, down to the fields of containers, volumes and affinity terms.
+  CHECK(agreement.compared() > 1400);
+  CHECK(agreement.skipped() == 0);
 }
 
 TEST_CASE("schema: every corpus JobSet is valid against both schemas, after defaulting" *
@@ -360,18 +402,14 @@ void UnknownFields(const Under& s) {
                 std::string("unknown field \"") + field + "\"", 18, 15);
     }
   }
-  SUBCASE("deep in a container: only the CRD schema knows") {
+  SUBCASE("deep in a container: both schemas know every pod field") {
     std::string yaml = JobSet() +
                        "              securityContext:\n"  // 18
                        "                foo: true\n";      // 19
     const char* field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].securityContext.foo";
-    if (s.crd) {
-      ExpectOne(s.Check(yaml), "schema/unknown-field", field,
-                std::string("unknown field \"") + field + "\"", 19, 17);
-    } else {
-      CHECK(s.Check(yaml).empty());
-    }
+    ExpectOne(s.Check(yaml), "schema/unknown-field", field,
+              std::string("unknown field \"") + field + "\"", 19, 17);
   }
   SUBCASE("template metadata keeps only the fields the CRD publishes") {
     std::string yaml = JobSet("", "");
@@ -457,7 +495,7 @@ void WrongTypes(const Under& s) {
     std::string yaml = JobSet("  suspend:\n  managedBy: null\n");
     CHECK(s.Check(yaml).empty());
   }
-  SUBCASE("int-or-string quantities (CRD only)") {
+  SUBCASE("int-or-string quantities") {
     std::string yaml = JobSet() +
                        "              resources:\n"       // 18
                        "                limits:\n"        // 19
@@ -466,16 +504,12 @@ void WrongTypes(const Under& s) {
                        "                  gpu: true\n";   // 22
     const std::string field =
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.limits.gpu";
-    if (s.crd) {
-      ExpectOne(s.Check(yaml), "schema/type", field,
-                field + ": Invalid value: \"boolean\": " + field +
-                    " in body must be of type integer,string: \"boolean\"",
-                22, 24);
-    } else {
-      CHECK(s.Check(yaml).empty());
-    }
+    ExpectOne(s.Check(yaml), "schema/type", field,
+              field + ": Invalid value: \"boolean\": " + field +
+                  " in body must be of type integer,string: \"boolean\"",
+              22, 24);
   }
-  SUBCASE("patterns (CRD only, matched with RE2)") {
+  SUBCASE("patterns (matched with RE2)") {
     std::string yaml = JobSet() +
                        "              resources:\n"         // 18
                        "                requests:\n"        // 19
@@ -484,10 +518,6 @@ void WrongTypes(const Under& s) {
         "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests."
         "memory";
     auto findings = s.Check(yaml);
-    if (!s.crd) {
-      CHECK(findings.empty());
-      return;  // The last subcase: nothing after it is skipped.
-    }
     INFO(Describe(findings));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].rule == "schema/invalid");
@@ -597,6 +627,54 @@ void MinimumAndMaxItems(const Under& s) {
   }
 }
 
+void DuplicateKeys(const Under& s) {
+  const std::string pod = "spec.replicatedJobs[0].template.spec.template.spec";
+  SUBCASE("two containers with one name (list-map key name)") {
+    std::string yaml = JobSet() +
+                       "            - name: main\n"       // 18
+                       "              image: busybox\n";  // 19
+    ExpectOne(s.Check(yaml), "schema/duplicate-key", pod + ".containers[1]",
+              pod + ".containers[1]: Duplicate value: map[string]interface {}{\"name\":\"main\"}",
+              18, 21);
+  }
+  SUBCASE("ports keyed by containerPort and protocol, which defaults to TCP") {
+    std::string yaml = JobSet() +
+                       "              ports:\n"                // 18
+                       "              - containerPort: 80\n"   // 19
+                       "              - containerPort: 80\n"   // 20
+                       "                protocol: UDP\n"       // 21
+                       "              - containerPort: 80\n"   // 22
+                       "                protocol: TCP\n"       // 23
+                       "              - containerPort: 80\n";  // 24: a third TCP, not reported
+    const std::string field = pod + ".containers[0].ports[2]";
+    ExpectOne(s.Check(yaml), "schema/duplicate-key", field,
+              field +
+                  ": Duplicate value: map[string]interface {}{\"containerPort\":80, "
+                  "\"protocol\":\"TCP\"}",
+              22, 32);
+  }
+  SUBCASE("a set repeats a value") {
+    std::string yaml = JobSet();
+    yaml.replace(yaml.find("        parallelism: 1\n"), 0,
+                 "        podFailurePolicy:\n"          // 11
+                 "          rules:\n"                   // 12
+                 "          - action: FailJob\n"        // 13
+                 "            onExitCodes:\n"           // 14
+                 "              operator: In\n"         // 15
+                 "              values: [1, 2, 1]\n");  // 16
+    const std::string field =
+        "spec.replicatedJobs[0].template.spec.podFailurePolicy.rules[0].onExitCodes.values[2]";
+    ExpectOne(s.Check(yaml), "schema/duplicate-key", field, field + ": Duplicate value: 1", 16, 30);
+  }
+  SUBCASE("distinct keys are fine") {
+    std::string yaml = JobSet() +
+                       "              env:\n"
+                       "              - {name: A, value: x}\n"
+                       "              - {name: B, value: x}\n";
+    CHECK(s.Check(yaml).empty());
+  }
+}
+
 void SeveralProblems(const Under& s) {
   std::string yaml = JobSet(
       "  ttlSecondsAfterFinished: -5\n"  // 6
@@ -640,6 +718,7 @@ TEST_CASE("schema: wrong types") { WrongTypes(Under{}); }
 TEST_CASE("schema: enums") { Enums(Under{}); }
 TEST_CASE("schema: required fields") { RequiredFields(Under{}); }
 TEST_CASE("schema: minimum and maxItems") { MinimumAndMaxItems(Under{}); }
+TEST_CASE("schema: duplicate keys of list-maps and items of sets") { DuplicateKeys(Under{}); }
 TEST_CASE("schema: several problems give one finding each, in document order") {
   SeveralProblems(Under{});
 }
@@ -666,6 +745,10 @@ TEST_CASE("schema: CRD: required fields" * doctest::test_suite("corpus")) {
 }
 TEST_CASE("schema: CRD: minimum and maxItems" * doctest::test_suite("corpus")) {
   if (auto s = CrdSide()) MinimumAndMaxItems(*s);
+}
+TEST_CASE("schema: CRD: duplicate keys of list-maps and items of sets" *
+          doctest::test_suite("corpus")) {
+  if (auto s = CrdSide()) DuplicateKeys(*s);
 }
 TEST_CASE("schema: CRD: several problems give one finding each, in document order" *
           doctest::test_suite("corpus")) {

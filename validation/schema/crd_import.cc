@@ -1,0 +1,415 @@
+// The conversion of a CRD's OpenAPI v3 schema to JSON Schema, for --crd and for schema_gen.
+#include "validation/schema/crd_import.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "validation/core/field_path.h"
+
+namespace jobset {
+
+using Json = nlohmann::json;
+
+namespace {
+
+/// Whether `n` is the boolean true.
+bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
+
+/// A Node as JSON.
+Json ToJson(const Node& n) {
+  switch (n.kind) {
+    case Node::Kind::kNull:
+      return nullptr;
+    case Node::Kind::kBool:
+      return n.boolean;
+    case Node::Kind::kInt:
+      return n.integer;
+    case Node::Kind::kFloat:
+      return n.number;
+    case Node::Kind::kString:
+      return n.text;
+    case Node::Kind::kSeq: {
+      Json a = Json::array();
+      for (const Node& item : n.items) a.push_back(ToJson(item));
+      return a;
+    }
+    case Node::Kind::kMap: {
+      Json o = Json::object();
+      for (const MapEntry& e : n.entries) o[e.key] = ToJson(e.value);
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+/// A string in double quotes with JSON escapes.
+std::string Quote(std::string_view s) {
+  return Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+/// One conversion: the options, and where in the CRD (field path) the schema being converted is.
+struct Converter {
+  const CrdImportOptions& options;
+  std::string start;  ///< The path of the root of the conversion (never replaced by a $ref).
+
+  /// Converts one schema. `where` names it in messages, `path` is its field path. `structural`
+  /// is false inside allOf/anyOf/oneOf/not, whose schemas only validate values and never decide
+  /// which fields exist.
+  bool Schema(const Node& in, const std::string& where, const std::string& path, bool structural,
+              Json* out, std::string* error) const;
+
+  /// Converts the schemas of an allOf/anyOf/oneOf list (value validations only).
+  bool List(const Node& in, const std::string& where, const std::string& path, Json* out,
+            std::string* error) const {
+    if (!in.is_seq()) {
+      *error = where + ": must be a list of schemas";
+      return false;
+    }
+    *out = Json::array();
+    for (size_t i = 0; i < in.items.size(); ++i) {
+      Json sub;
+      if (!Schema(in.items[i], Index(where, i), path, false, &sub, error)) return false;
+      out->push_back(std::move(sub));
+    }
+    return true;
+  }
+};
+
+/// Whether an anyOf/oneOf is only the `[{type: integer}, {type: string}]` spelling of
+/// x-kubernetes-int-or-string.
+bool IsIntOrStringAlternatives(const Node& list) {
+  if (!list.is_seq() || list.items.size() != 2) return false;
+  std::set<std::string> types;
+  for (const Node& alt : list.items) {
+    if (!alt.is_map() || alt.entries.size() != 1) return false;
+    std::string_view type = alt.StringOr("type");
+    if (type != "integer" && type != "string") return false;
+    types.emplace(type);
+  }
+  return types.size() == 2;
+}
+
+/// Whether `n` is a list of strings.
+bool IsStringList(const Node& n) {
+  return n.is_seq() &&
+         std::all_of(n.items.begin(), n.items.end(), [](const Node& s) { return s.is_string(); });
+}
+
+bool Converter::Schema(const Node& in, const std::string& where, const std::string& path,
+                       bool structural, Json* out, std::string* error) const {
+  if (structural && path != start) {
+    if (auto ref = options.refs.find(path); ref != options.refs.end()) {
+      *out = Json{{"$ref", "#/definitions/" + ref->second}};
+      return true;
+    }
+  }
+  if (!in.is_map()) {
+    *error = where + ": a schema must be a mapping";
+    return false;
+  }
+  Json o = Json::object();
+  const bool nullable = IsTrue(in.Find("nullable"));
+  const bool int_or_string = IsTrue(in.Find("x-kubernetes-int-or-string"));
+  const bool preserve_unknown = IsTrue(in.Find("x-kubernetes-preserve-unknown-fields"));
+  const bool embedded = IsTrue(in.Find("x-kubernetes-embedded-resource"));
+
+  std::vector<std::string> types;
+  if (const Node* type = in.Find("type"); type && !type->is_null()) {
+    static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
+                                                              "integer", "number", "boolean"};
+    if (!type->is_string() || !kTypes.count(type->text)) {
+      *error = Child(where, "type") + ": unsupported type " + ToJson(*type).dump();
+      return false;
+    }
+    types.push_back(type->text);
+  }
+  if (int_or_string) types = {"integer", "string"};
+  if (nullable && !types.empty()) types.push_back("null");
+  if (types.size() == 1) o["type"] = types[0];
+  if (types.size() > 1) o["type"] = types;
+
+  for (const MapEntry& e : in.entries) {
+    const std::string at = Child(where, e.key);
+    const Node& v = e.value;
+    if (e.key == "properties") {
+      if (!v.is_map()) {
+        *error = at + ": must be a mapping";
+        return false;
+      }
+      Json props = Json::object();
+      for (const MapEntry& p : v.entries) {
+        Json sub;
+        if (!Schema(p.value, Child(at, p.key), Child(path, p.key), structural, &sub, error)) {
+          return false;
+        }
+        props[p.key] = std::move(sub);
+      }
+      o["properties"] = std::move(props);
+    } else if (e.key == "additionalProperties") {
+      if (v.is_bool()) {
+        o["additionalProperties"] = v.boolean;
+      } else {
+        Json sub;
+        if (!Schema(v, at, path + "{}", structural, &sub, error)) return false;
+        o["additionalProperties"] = std::move(sub);
+      }
+    } else if (e.key == "items") {
+      Json sub;
+      if (!Schema(v, at, path + "[]", structural, &sub, error)) return false;
+      o["items"] = std::move(sub);
+    } else if (e.key == "required") {
+      if (!IsStringList(v)) {
+        *error = at + ": must be a list of strings";
+        return false;
+      }
+      if (!v.items.empty()) o["required"] = ToJson(v);
+    } else if (e.key == "enum") {
+      if (!v.is_seq()) {
+        *error = at + ": must be a list";
+        return false;
+      }
+      Json values = ToJson(v);
+      if (nullable) values.push_back(nullptr);
+      o["enum"] = std::move(values);
+    } else if (e.key == "minimum" || e.key == "maximum") {
+      if (!v.is_number()) {
+        *error = at + ": must be a number";
+        return false;
+      }
+      // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
+      const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+      const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
+      o[keyword] = ToJson(v);
+    } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
+               e.key == "maxLength") {
+      if (!v.is_int() || v.integer < 0) {
+        *error = at + ": must be a non-negative integer";
+        return false;
+      }
+      o[e.key] = v.integer;
+    } else if (e.key == "pattern") {
+      if (!v.is_string()) {
+        *error = at + ": must be a string";
+        return false;
+      }
+      re2::RE2 re(v.text, re2::RE2::Quiet);
+      if (!re.ok()) {
+        *error = at + ": invalid regular expression: " + re.error();
+        return false;
+      }
+      o["pattern"] = v.text;
+    } else if (e.key == "allOf" || e.key == "anyOf" || e.key == "oneOf") {
+      if (int_or_string && e.key != "allOf" && IsIntOrStringAlternatives(v)) continue;
+      Json list;
+      if (!List(v, at, path, &list, error)) return false;
+      o[e.key] = std::move(list);
+    } else if (e.key == "not") {
+      Json sub;
+      if (!Schema(v, at, path, false, &sub, error)) return false;
+      o["not"] = std::move(sub);
+    } else if ((e.key == "x-kubernetes-list-type" || e.key == "x-kubernetes-list-map-keys") &&
+               options.skip_list_types.count(path)) {
+      continue;
+    } else if (e.key == "x-kubernetes-list-type") {
+      // kube-apiserver's listtype validation: items of a "set" are unique, the keys of a "map"
+      // are (schema.cc checks both); "atomic" (the default) says nothing about items.
+      if (!v.is_string() || (v.text != "atomic" && v.text != "set" && v.text != "map")) {
+        *error = at + ": must be atomic, set or map";
+        return false;
+      }
+      if (v.text != "atomic" || options.annotations) o[e.key] = v.text;
+    } else if (e.key == "x-kubernetes-list-map-keys") {
+      if (!IsStringList(v) || v.items.empty()) {
+        *error = at + ": must be a non-empty list of strings";
+        return false;
+      }
+      o[e.key] = ToJson(v);
+    } else if (e.key == "default") {
+      // Applied before validation; schema.cc reads the defaults of list-map key fields.
+      o["default"] = ToJson(v);
+    } else if (options.annotations && e.key == "format" && v.is_string()) {
+      o["format"] = v.text;
+    } else if (options.annotations && v.is_bool() && v.boolean &&
+               (e.key == "nullable" || e.key == "x-kubernetes-int-or-string" ||
+                e.key == "x-kubernetes-preserve-unknown-fields" ||
+                e.key == "x-kubernetes-embedded-resource")) {
+      o[e.key] = true;
+    } else if (options.annotations && e.key == "x-kubernetes-map-type" && v.is_string()) {
+      o[e.key] = v.text;
+    }
+    // Everything else (description, example, x-kubernetes-validations, ...) is dropped: it does
+    // not reject values here, or is handled above.
+  }
+  if (o.contains("x-kubernetes-list-type") && o["x-kubernetes-list-type"] == "map" &&
+      !o.contains("x-kubernetes-list-map-keys")) {
+    *error = where + ": x-kubernetes-list-type map needs x-kubernetes-list-map-keys";
+    return false;
+  }
+
+  if (structural && embedded) {
+    // An embedded resource always has apiVersion, kind and (validated) metadata.
+    Json& props = o["properties"];
+    if (!props.contains("apiVersion")) props["apiVersion"] = {{"type", "string"}};
+    if (!props.contains("kind")) props["kind"] = {{"type", "string"}};
+    if (!props.contains("metadata")) props["metadata"] = {{"$ref", "#/definitions/ObjectMeta"}};
+  }
+  // Pruning removes every field a structural object does not declare; strict field
+  // validation reports them as unknown.
+  const bool object =
+      o.contains("properties") || std::find(types.begin(), types.end(), "object") != types.end();
+  if (structural && object && !preserve_unknown && !o.contains("additionalProperties")) {
+    o["additionalProperties"] = false;
+  }
+  *out = std::move(o);
+  return true;
+}
+
+/// The schema at field path `path` below `root` ("a.b[].c{}"); nullptr when there is none.
+const Node* SchemaAt(const Node& root, const std::string& path) {
+  const Node* at = &root;
+  size_t start = 0;
+  while (at && start < path.size()) {
+    size_t end = path.find_first_of(".[{", start);
+    if (end == std::string::npos) end = path.size();
+    if (end > start) {
+      const Node* props = at->Find("properties");
+      at = props ? props->Find(path.substr(start, end - start)) : nullptr;
+    }
+    start = end;
+    while (at && start < path.size() && path[start] != '.') {
+      if (path.compare(start, 2, "[]") == 0) {
+        at = at->Find("items");
+      } else if (path.compare(start, 2, "{}") == 0) {
+        at = at->Find("additionalProperties");
+      } else {
+        return nullptr;
+      }
+      start += 2;
+    }
+    if (start < path.size()) ++start;  // The dot.
+  }
+  return at;
+}
+
+}  // namespace
+
+bool ConvertCrdSchema(const Node& in, const CrdImportOptions& options, Json* out,
+                      std::string* error) {
+  std::string ignored;
+  Converter converter{options, options.path};
+  return converter.Schema(in, "openAPIV3Schema", options.path, true, out, error ? error : &ignored);
+}
+
+const Node* FindCrdSchema(const Node& crd, const std::string& version, std::string* chosen_name,
+                          std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
+  if (!crd.is_map() || crd.StringOr("kind") != "CustomResourceDefinition" ||
+      crd.StringOr("apiVersion").rfind("apiextensions.k8s.io/", 0) != 0) {
+    *error = "not a CustomResourceDefinition (apiVersion " + Quote(crd.StringOr("apiVersion")) +
+             ", kind " + Quote(crd.StringOr("kind")) + ")";
+    return nullptr;
+  }
+  const Node* meta = crd.Find("metadata");
+  const std::string crd_name = meta ? std::string(meta->StringOr("name")) : std::string();
+  const std::string what = "CustomResourceDefinition " + Quote(crd_name);
+  const Node* spec = crd.Find("spec");
+  const Node* versions = spec ? spec->Find("versions") : nullptr;
+  if (!versions || !versions->is_seq() || versions->items.empty()) {
+    *error = what + " has no spec.versions";
+    return nullptr;
+  }
+  const Node* chosen = nullptr;
+  std::string names;
+  for (const Node& v : versions->items) {
+    const std::string_view name = v.StringOr("name");
+    if (!names.empty()) names += ", ";
+    names += name;
+    const bool served = IsTrue(v.Find("served"));
+    if (!chosen && (version.empty() ? served : name == version)) chosen = &v;
+  }
+  if (!chosen) {
+    *error = version.empty()
+                 ? what + " serves no version"
+                 : what + " has no version " + Quote(version) + " (it has " + names + ")";
+    return nullptr;
+  }
+  if (!IsTrue(chosen->Find("served"))) {
+    *error = what + " does not serve version " + Quote(version);
+    return nullptr;
+  }
+  const Node* schema = chosen->Find("schema");
+  const Node* open_api = schema ? schema->Find("openAPIV3Schema") : nullptr;
+  if (!open_api) {
+    // apiextensions.k8s.io/v1beta1 could give one schema for all versions.
+    const Node* validation = spec->Find("validation");
+    open_api = validation ? validation->Find("openAPIV3Schema") : nullptr;
+  }
+  if (!open_api) {
+    *error = what + " version " + Quote(std::string(chosen->StringOr("name"))) +
+             " has no schema.openAPIV3Schema";
+    return nullptr;
+  }
+  if (chosen_name) *chosen_name = std::string(chosen->StringOr("name"));
+  return open_api;
+}
+
+const GeneratedSchemaFile& JobSetCrdFile() {
+  static const GeneratedSchemaFile file = {
+      "jobset.v1alpha2.crd.json",
+      "v1alpha2",
+      "kubernetes-sigs/jobset config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml",
+      {
+          {"JobSpec", "spec.replicatedJobs[].template.spec"},
+          {"PodTemplateSpec", "spec.replicatedJobs[].template.spec.template"},
+          {"PersistentVolumeClaimSpec", "spec.volumeClaimPolicies[].templates[].spec"},
+          {"PersistentVolumeClaimStatus", "spec.volumeClaimPolicies[].templates[].status"},
+          {"JobSetStatus", "status"},
+      }};
+  return file;
+}
+
+bool GenerateDefinitions(const Node& crd, const GeneratedSchemaFile& file, Json* out,
+                         std::string* error) {
+  std::string ignored;
+  if (!error) error = &ignored;
+  const Node* open_api = FindCrdSchema(crd, file.version, nullptr, error);
+  if (!open_api) return false;
+  CrdImportOptions options;
+  options.annotations = true;
+  for (const GeneratedDefinition& d : file.definitions) options.refs[d.path] = d.name;
+  Json defs = Json::object();
+  for (const GeneratedDefinition& d : file.definitions) {
+    const Node* at = SchemaAt(*open_api, d.path);
+    if (!at) {
+      *error = "the CRD has no schema at " + d.path;
+      return false;
+    }
+    options.path = d.path;
+    Json converted;
+    if (!ConvertCrdSchema(*at, options, &converted, error)) {
+      *error = d.path + ": " + *error;
+      return false;
+    }
+    defs[d.name] = std::move(converted);
+  }
+  const Node* meta = crd.Find("metadata");
+  const std::string crd_name = meta ? std::string(meta->StringOr("name")) : std::string();
+  Json doc = Json::object();
+  doc["$comment"] = "Generated by schema_gen (schemas/schema_gen.cc) from the " + file.version +
+                    " schema of the CustomResourceDefinition " + crd_name + ", " + file.source +
+                    " at the commit docs/upstream.md pins; do not edit. Descriptions are left out.";
+  doc["definitions"] = std::move(defs);
+  *out = std::move(doc);
+  return true;
+}
+
+std::string RenderGenerated(const Json& doc) {
+  return doc.dump(2, ' ', false, Json::error_handler_t::strict) + "\n";
+}
+
+}  // namespace jobset
