@@ -161,13 +161,13 @@ TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered,
   std::string flags = kJob;
   flags.replace(
       flags.find("    svc: []\n    ssh: []\n"), 24,
-      "    svc: [\"--inject-hosts-env=false\"]\n    ssh: [\"--ssh-key-file-path=/home/u/.ssh\"]\n"
+      "    svc: [\"--inject-hosts-env=false\"]\n    ssh: [\"--ssh-key-file-path=/opt/keys\"]\n"
       "    pytorch: []\n");
   ChildObjects f = RenderVolcanoJobPods(Parse(flags), {});
   REQUIRE(f.objects.size() == 3);
   const Node& main = At(f.objects[0], {"spec", "containers"})->items[0];
   CHECK(Names(main.Find("env")) == "OWN VK_TASK_INDEX VC_TASK_INDEX");
-  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) == "/home/u/.ssh");
+  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) == "/opt/keys");
   CHECK(At(f.objects[0], {"spec", "volumes"})
             ->items[2]
             .Find("secret")
