@@ -2,6 +2,9 @@
 
 #include "cmd/framework_commands.h"
 #include "cmd/volcano_commands.h"
+#include "validation/framework/children.h"
+#include "validation/jobset/children.h"
+#include "validation/volcano/children.h"
 
 namespace jobset {
 
@@ -9,11 +12,12 @@ const std::vector<KindCommands>& KindCommandBindings() {
   // Bind a kind here, at the index of its KindId (a test checks every kind is bound).
   static const std::vector<KindCommands> kinds = {
       // JobSet: RunExplain and RunSimulate themselves.
-      {KindId::kJobSet, nullptr, nullptr},
+      {KindId::kJobSet, nullptr, nullptr, &RenderJobSetChildren},
       // Volcano Job (cmd/volcano_commands.h).
-      {KindId::kVolcanoJob, &ExplainVolcanoJobCommand, &SimulateVolcanoJobCommand},
+      {KindId::kVolcanoJob, &ExplainVolcanoJobCommand, &SimulateVolcanoJobCommand,
+       &RenderVolcanoJobPods},
       // FrameworkController Framework (cmd/framework_commands.h).
-      {KindId::kFramework, &ExplainFramework, &SimulateFramework},
+      {KindId::kFramework, &ExplainFramework, &SimulateFramework, &RenderFrameworkPods},
   };
   return kinds;
 }

@@ -1,6 +1,6 @@
-// explain and simulate bound to the kind table (validation/lint/kinds.h): one entry per supported
-// kind, so that RunExplain and RunSimulate dispatch on the kind an object is, never on its
-// apiVersion or kind strings.
+// explain, simulate and render bound to the kind table (validation/lint/kinds.h): one entry per
+// supported kind, so that RunExplain, RunSimulate and RunRender dispatch on the kind an object
+// is, never on its apiVersion or kind strings.
 #pragma once
 
 #include <iosfwd>
@@ -12,14 +12,15 @@
 
 #include "cmd/explain_command.h"
 #include "cmd/simulate_command.h"
+#include "validation/core/child_objects.h"
 #include "validation/core/node.h"
 #include "validation/lint/kinds.h"
 
 namespace jobset {
 
-/// What `explain` and `simulate` do with one object of a kind. JobSet's are null: RunExplain and
-/// RunSimulate handle JobSets themselves (several at once, defaulted and linted as loaded, with
-/// the policy table and Monte Carlo of their own).
+/// What `explain`, `simulate` and `render` do with one object of a kind. JobSet's are null:
+/// RunExplain and RunSimulate handle JobSets themselves (several at once, defaulted and linted as
+/// loaded, with the policy table and Monte Carlo of their own).
 struct KindCommands {
   KindId kind;
   /// Explains one object: text or markdown to `out`, or, for `-o json`, one entry appended to
@@ -31,6 +32,9 @@ struct KindCommands {
   /// --monte-carlo). Returns the exit status (0, or 2 for a usage error, message on `err`).
   int (*simulate)(const Node& object, const std::string& file, const SimulateFlags& flags,
                   std::ostream& out, std::ostream& err);
+  /// `render`: the child objects the kind's controller creates for one object as written
+  /// (each kind applies its own defaults first). Every kind has one.
+  ChildObjects (*render)(const Node& object, const ChildOptions& options);
 };
 
 /// The binding of every supported kind, in SupportedKinds() order (one entry per KindId).

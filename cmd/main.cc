@@ -10,6 +10,7 @@
 #include "cmd/explain_command.h"
 #include "cmd/lint_command.h"
 #include "cmd/netcheck_command.h"
+#include "cmd/render_command.h"
 #include "cmd/report.h"
 #include "cmd/simulate_command.h"
 #include "validation/core/rule_registry.h"
@@ -163,6 +164,30 @@ recreates a FrameworkAttempt and --job-restart-time one task.
   # A month of node failures: how often the Framework completes, fails or hangs
   kubectl jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
     --node-mttf 720h --run-time 72h --fault-mix PodEvicted=0.8,exit=137/OOMKilled=0.1,1=0.1
+)";
+
+const char kRenderExamples[] = R"(
+Examples:
+  # The Jobs and the headless Service the JobSet controller creates
+  kubectl jobset render examples/training-fail-fast.yaml
+
+  # Check them with the tools you run on native objects
+  kubectl jobset render js.yaml | kubeconform -strict -summary
+  kubectl jobset render js.yaml | kube-linter lint -
+
+  # One replicated job (a Volcano task, a Framework task role), after 2 restarts, as JSON
+  kubectl jobset render js.yaml --replicated-job workers --restarts 2 -o json
+
+  # The Pods of a Volcano Job or a FrameworkController Framework
+  kubectl jobset render examples/volcano/1-pytorch-gang-restart.yaml
+  kubectl jobset render examples/framework/tensorflow.yaml
+
+Values only the cluster knows are placeholders: every uid is
+00000000-0000-0000-0000-000000000000, an object without a namespace gets none (job keys use
+"default"), a Volcano volume's 12 random characters are its index. JobSet feature gates are off.
+
+Exit status: 0, or 2 for an unreadable file, a file without a JobSet, Volcano Job or Framework,
+or an object that cannot be rendered (no name, no such replicated job); then nothing is printed.
 )";
 
 const char kNetcheckExamples[] = R"(
@@ -399,6 +424,26 @@ int main(int argc, char** argv) {
       ->check(AtLeast(1));
   sim_cmd->footer(kSimulateExamples);
 
+  jobset::RenderFlags render;
+  CLI::App* render_cmd = app.add_subcommand(
+      "render",
+      "Print the child objects the controller creates: a JobSet's Jobs and headless Service, a "
+      "Volcano Job's or a Framework's Pods.");
+  render_cmd->add_option("PATH", render.paths, "Files, or - for standard input")->required();
+  render_cmd->add_option("-o,--output", render.output, "Output format")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->capture_default_str();
+  render_cmd->add_option("--replicated-job,--task", render.only,
+                         "Only this replicated job (a Volcano Job's task, a Framework's task "
+                         "role)");
+  render_cmd
+      ->add_option("--restarts", render.restarts,
+                   "Render as after N restarts (the restart-attempt labels, Volcano's job "
+                   "version and retry count, the framework attempt)")
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  render_cmd->footer(kRenderExamples);
+
   CLI::App* netcheck_cmd = app.add_subcommand(
       "netcheck", "DLRover's node health check: the groups of each round, or a log diagnosed.");
   netcheck_cmd->require_subcommand(1);
@@ -472,6 +517,7 @@ int main(int argc, char** argv) {
     sim.node_check_miss_given = sim_cmd->count("--node-check-miss") > 0;
     return jobset::RunSimulate(sim, std::cout, std::cerr);
   }
+  if (render_cmd->parsed()) return jobset::RunRender(render, std::cout, std::cerr);
   if (plan_cmd->parsed()) return jobset::RunNetcheckPlan(plan, std::cout, std::cerr);
   if (diagnose_cmd->parsed()) return jobset::RunNetcheckDiagnose(diagnose, std::cout, std::cerr);
   return 2;

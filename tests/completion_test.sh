@@ -110,7 +110,7 @@ bash_complete() {
 if command -v bash >/dev/null 2>&1; then
   ran=$((ran + 1))
   check "bash: subcommand" "lint|()" "$(bash_complete 'kubectl-jobset li')"
-  check "bash: all subcommands" "lint|explain|simulate|netcheck|version|help|completion|()" \
+  check "bash: all subcommands" "lint|explain|simulate|render|netcheck|version|help|completion|()" \
     "$(bash_complete 'kubectl-jobset ')"
   check "bash: netcheck subcommands" "plan|diagnose|()" \
     "$(bash_complete 'kubectl-jobset netcheck ')"

@@ -1,0 +1,110 @@
+#include "cmd/render_command.h"
+
+#include <ostream>
+
+#include "cmd/kind_commands.h"
+#include "validation/core/json_node.h"
+#include "validation/core/loader.h"
+#include "validation/core/yaml_emit.h"
+#include "validation/lint/kinds.h"
+
+namespace jobset {
+
+namespace {
+
+// The objects of a document: its root, or the items of a List.
+std::vector<const Node*> Objects(const Node& root) {
+  std::vector<const Node*> objects;
+  if (root.is_map() && root.StringOr("kind") == "List") {
+    if (const Node* items = root.Find("items"); items && items->is_seq()) {
+      for (const Node& i : items->items) objects.push_back(&i);
+    }
+  } else {
+    objects.push_back(&root);
+  }
+  return objects;
+}
+
+// "JobSet (jobset.x-k8s.io/v1alpha2), Volcano Job (...) or Framework (...)".
+std::string SupportedKindsText() {
+  std::string text;
+  const std::vector<KindHandler>& kinds = SupportedKinds();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (i > 0) text += i + 1 == kinds.size() ? " or " : ", ";
+    text += std::string(kinds[i].kind) + " (" + std::string(kinds[i].api_version) + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
+  if (flags.output != "yaml" && flags.output != "json") {
+    err << "error: unknown output format \"" << flags.output << "\" (yaml or json)\n";
+    return 2;
+  }
+  if (flags.restarts < 0) {
+    err << "error: --restarts must be at least 0, got " << flags.restarts << "\n";
+    return 2;
+  }
+  ChildOptions options{flags.only, flags.restarts};
+  std::vector<Node> children;
+  std::vector<std::string> notes;
+  for (const std::string& path : flags.paths) {
+    SourceFile file;
+    std::string error;
+    if (!LoadFile(path, LoadLimits{}, &file, &error)) {
+      err << "error: " << error << "\n";
+      return 2;
+    }
+    if (!file.problems.empty()) {
+      err << "error: " << path << ": " << file.problems[0].message << "\n";
+      return 2;
+    }
+    int rendered = 0;
+    for (const Document& doc : file.documents) {
+      for (const Finding& p : doc.problems) {
+        if (p.severity != Severity::kError) continue;
+        err << "error: " << path << ":" << p.mark.line << ":" << p.mark.column << ": " << p.message
+            << "\n";
+        return 2;
+      }
+      for (const Node* object : Objects(doc.root)) {
+        const KindHandler* kind = FindKindHandler(*object);
+        if (kind == nullptr) continue;
+        const KindCommands& bound = KindCommandBindings()[static_cast<size_t>(kind->id)];
+        ChildObjects c = bound.render(*object, options);
+        if (!c.error.empty()) {
+          err << "error: " << path << ":" << object->mark.line << ": " << c.error << "\n";
+          return 2;
+        }
+        if (!c.note.empty()) notes.push_back(path + ": " + c.note);
+        for (Node& child : c.objects) children.push_back(std::move(child));
+        ++rendered;
+      }
+    }
+    if (rendered == 0) {
+      err << "error: " << path << ": no " << SupportedKindsText() << " in this file\n";
+      return 2;
+    }
+  }
+  for (const std::string& note : notes) err << "note: " << note << "\n";
+  if (flags.output == "json") {
+    Node list = Node::Map();
+    list.Set("apiVersion", Node::String("v1"));
+    list.Set("kind", Node::String("List"));
+    Node items = Node::Seq();
+    items.items = std::move(children);
+    list.Set("items", std::move(items));
+    out << NodeToJson(list).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+        << "\n";
+    return 0;
+  }
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (i > 0) out << "---\n";
+    out << NodeToYaml(children[i]);
+  }
+  return 0;
+}
+
+}  // namespace jobset

