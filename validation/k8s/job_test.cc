@@ -92,8 +92,9 @@ TEST_CASE("job: the pod template's errors are reported under spec.template") {
   CHECK(
       Errors("{}", "{restartPolicy: Never, containers: [{name: A, image: x}]}")
           .at(0)
-          .rfind("[child/container-name] spec.template.spec.containers[0].name: Invalid value: \"A\"",
-                 0) == 0);
+          .rfind(
+              "[child/container-name] spec.template.spec.containers[0].name: Invalid value: \"A\"",
+              0) == 0);
 }
 
 }  // namespace
