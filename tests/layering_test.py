@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that #include lines follow the layering of docs/architecture.md.
 
-    validation/core/  <-  validation/schema/, validation/sim/
+    validation/core/  <-  validation/schema/, validation/sim/, validation/k8s/
                       <-  validation/jobset/, volcano/, framework/, netcheck/ (never each other)
                       <-  validation/lint/  <-  cmd/, webhook/ (never each other)
 
@@ -24,6 +24,7 @@ LAYERS = {
     "validation/core": 0,
     "validation/schema": 1,
     "validation/sim": 1,
+    "validation/k8s": 1,
     "validation/jobset": 2,
     "validation/volcano": 2,
     "validation/framework": 2,

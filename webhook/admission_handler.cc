@@ -40,7 +40,7 @@ const std::vector<KindAdmission>& KindAdmissions() {
          return MutateJobSet(request);
        },
        [](AdmissionRequest* request, const AdmissionOptions& options) {
-         return ValidateJobSetInPlace(request, options.lint);
+         return ValidateJobSetInPlace(request, options.lint, options.child_objects);
        }},
       {KindId::kVolcanoJob, kMutateVolcanoPath, kValidateVolcanoPath,
        [](const AdmissionRequest& request, const AdmissionOptions& options) {

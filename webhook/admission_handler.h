@@ -10,6 +10,7 @@
 #include "validation/core/json_node.h"
 #include "validation/lint/kinds.h"
 #include "validation/lint/lint.h"
+#include "webhook/admission_response.h"
 #include "webhook/review.h"
 
 namespace jobset::webhook {
@@ -43,6 +44,9 @@ struct AdmissionOptions {
   /// What /jobs/mutate fills into an empty Volcano spec.schedulerName (upstream: the first
   /// --scheduler-name of the webhook manager, default "volcano").
   std::string volcano_scheduler_name = "volcano";
+  /// Whether a JobSet whose child Jobs would be refused is admitted with warnings (upstream's
+  /// verdict) or rejected (--child-objects).
+  ChildObjects child_objects = ChildObjects::kWarn;
 };
 
 /// The reply to send, and what the request log and metrics say about it.

@@ -5,6 +5,7 @@
 
 #include "validation/core/json_node.h"
 #include "validation/core/k8s_names.h"
+#include "validation/lint/rule_registry.h"
 
 namespace jobset::webhook {
 namespace {
@@ -18,6 +19,29 @@ std::string CutUtf8(const std::string& s, size_t max) {
 }
 
 }  // namespace
+
+bool ParseChildObjects(std::string_view text, ChildObjects* out) {
+  if (text == "warn") {
+    *out = ChildObjects::kWarn;
+  } else if (text == "deny") {
+    *out = ChildObjects::kDeny;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void ApplyChildObjects(ChildObjects mode, std::vector<Finding>* findings) {
+  if (mode == ChildObjects::kDeny) return;
+  for (Finding& f : *findings) {
+    const RuleInfo* rule = FindRule(f.rule);
+    if (!rule || rule->source != RuleSource::kChild || f.severity != Severity::kError) continue;
+    f.severity = Severity::kWarning;
+    // The message names the child's own field path; the parent's would only crowd the
+    // 120-character warning.
+    f.field.clear();
+  }
+}
 
 AdmissionResponse AllowedResponse() {
   AdmissionResponse r;

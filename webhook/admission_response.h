@@ -18,6 +18,20 @@
 
 namespace jobset::webhook {
 
+/// What the validating webhook does with a child object's rejection (a rule of source
+/// RuleSource::kChild: the JobSet is admitted upstream, but a Job its controller must create
+/// would be refused).
+enum class ChildObjects {
+  kWarn,  ///< Keep upstream's verdict and return the problem as an admission warning (default).
+  kDeny,  ///< Reject the object, as for the API server's own errors.
+};
+
+/// Parses "warn" / "deny"; false for anything else.
+bool ParseChildObjects(std::string_view text, ChildObjects* out);
+
+/// With kWarn, turns the child-object errors among `findings` into warnings.
+void ApplyChildObjects(ChildObjects mode, std::vector<Finding>* findings);
+
 /// Longest warning we send; kube-apiserver asks for warnings under 120 characters.
 inline constexpr size_t kMaxWarningBytes = 119;
 /// kube-apiserver keeps at most this many characters of warnings per request.

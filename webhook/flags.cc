@@ -81,7 +81,7 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   WebhookConfig& c = *config;
   bool version = false;
-  std::string gates, tls_min = "VersionTLS12";
+  std::string gates, tls_min = "VersionTLS12", child_objects = "warn";
   app.add_option("--tls-cert-file", c.cert_file,
                  "PEM certificate chain (leaf first); reloaded when it changes")
       ->required();
@@ -100,6 +100,10 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
   app.add_option("--feature-gates", gates,
                  "JobSet feature gates, e.g. RestartJob=true,InPlaceRestart=true,"
                  "ElasticJobSet=true (all default to false)");
+  app.add_option("--child-objects", child_objects,
+                 "a JobSet whose child Jobs the API server would refuse: warn (admit it with "
+                 "warnings, as upstream does) or deny (reject it)")
+      ->capture_default_str();
   app.add_option("--client-ca-file", c.tls.client_ca_file,
                  "PEM CA bundle: when set, clients must present a certificate it verifies");
   app.add_option("--tls-min-version", tls_min, "VersionTLS12 or VersionTLS13")
@@ -156,6 +160,10 @@ FlagsResult ParseFlags(int argc, const char* const* argv, WebhookConfig* config,
   std::string error;
   if (!gates.empty() && !ParseFeatureGates(gates, &c.gates, &error)) {
     *err = "error: --feature-gates: " + error + "\n";
+    return FlagsResult::kUsageError;
+  }
+  if (!ParseChildObjects(child_objects, &c.child_objects)) {
+    *err = "error: --child-objects must be warn or deny, got " + child_objects + "\n";
     return FlagsResult::kUsageError;
   }
   if (!ParseTlsVersion(tls_min, &c.tls.min_version)) {

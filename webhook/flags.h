@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "validation/jobset/feature_gates.h"
+#include "webhook/admission_response.h"
 #include "webhook/tls_context.h"
 
 namespace jobset::webhook {
@@ -20,6 +21,8 @@ struct WebhookConfig {
   std::string health_bind_address = "0.0.0.0";
   int health_port = 8081;
   FeatureGates gates;
+  /// --child-objects: what a JobSet whose child Jobs would be refused gets.
+  ChildObjects child_objects = ChildObjects::kWarn;
   TlsOptions tls;
   std::chrono::milliseconds cert_poll_interval{10'000};
   std::chrono::milliseconds read_timeout{10'000};

@@ -57,6 +57,7 @@ TEST_CASE("flags: defaults and the contract's flags") {
   CHECK(c.tls.client_ca_file.empty());
   CHECK(c.max_body_bytes == 7u << 20);
   CHECK(c.keep_alive_max_requests > 5);
+  CHECK(c.child_objects == ChildObjects::kWarn);
 
   WebhookConfig d;
   REQUIRE(Parse({"--tls-cert-file",
@@ -80,7 +81,9 @@ TEST_CASE("flags: defaults and the contract's flags") {
                  "--keep-alive-timeout",
                  "3s",
                  "--shutdown-delay",
-                 "250ms"},
+                 "250ms",
+                 "--child-objects",
+                 "deny"},
                 &d, &err) == FlagsResult::kRun);
   CHECK(d.port == 0);
   CHECK(d.gates.restart_job);
@@ -92,6 +95,7 @@ TEST_CASE("flags: defaults and the contract's flags") {
   CHECK(d.read_timeout.count() == 2000);
   CHECK(d.keep_alive_timeout.count() == 3000);
   CHECK(d.shutdown_delay.count() == 250);
+  CHECK(d.child_objects == ChildObjects::kDeny);
 }
 
 TEST_CASE("flags: usage errors") {
@@ -104,6 +108,10 @@ TEST_CASE("flags: usage errors") {
       Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--feature-gates", "Nope=true"},
             &c, &err) == FlagsResult::kUsageError);
   CHECK(err.find("--feature-gates") != std::string::npos);
+  err.clear();
+  CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--child-objects", "block"},
+              &c, &err) == FlagsResult::kUsageError);
+  CHECK(err == "error: --child-objects must be warn or deny, got block\n");
   err.clear();
   CHECK(Parse({"--tls-cert-file", "c", "--tls-private-key-file", "k", "--tls-min-version", "1.1"},
               &c, &err) == FlagsResult::kUsageError);

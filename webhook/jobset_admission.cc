@@ -19,12 +19,14 @@ Status InvalidStatus(std::string_view name, const std::vector<Finding>& errors) 
   return InvalidStatus(name, errors, jobset.kind, ApiGroupOf(jobset));
 }
 
-AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options) {
+AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options,
+                                 ChildObjects child_objects) {
   AdmissionRequest copy = request;
-  return ValidateJobSetInPlace(&copy, options);
+  return ValidateJobSetInPlace(&copy, options, child_objects);
 }
 
-AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options) {
+AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options,
+                                        ChildObjects child_objects) {
   if (!IsJobSetRequest(*request)) return AllowedResponse();
   std::vector<Finding> findings;
   if (request->operation == "CREATE") {
@@ -35,6 +37,9 @@ AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOpt
     // The annotation travels with the object, so it silences warnings here as in lint
     // (`# kubectl-jobset:ignore` comments do not reach the cluster). Errors are never silenced.
     ApplyAnnotationSuppressions(*request->object, &findings);
+    // Upstream admits a JobSet whose child Jobs would be refused: by default so do we, and say
+    // why in warnings.
+    ApplyChildObjects(child_objects, &findings);
   } else if (request->operation == "UPDATE") {
     if (!IsObject(request->object)) {
       return BadRequestResponse("request.object is missing or not a JSON object");

@@ -25,11 +25,15 @@ bool IsJobSetRequest(const AdmissionRequest& request);
 /// `kubectl-jobset.io/ignore` annotation suppresses (as lint does; source comments do not reach
 /// the cluster). Other operations are allowed.
 /// A missing or non-object `object` (or `oldObject` on UPDATE) is rejected with 400.
-AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options);
+/// Child-object errors (a child Job the API server would refuse) are warnings, or with
+/// ChildObjects::kDeny errors that reject the JobSet.
+AdmissionResponse ValidateJobSet(const AdmissionRequest& request, const LintOptions& options,
+                                 ChildObjects child_objects = ChildObjects::kWarn);
 
 /// The same verdict, without copying the object: `request->object` is defaulted in place (its
 /// metadata is left as sent). The server's path; the request is not needed as sent afterwards.
-AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options);
+AdmissionResponse ValidateJobSetInPlace(AdmissionRequest* request, const LintOptions& options,
+                                        ChildObjects child_objects = ChildObjects::kWarn);
 
 /// The mutating webhook, CREATE only: the upstream mutating webhook's defaults as an RFC 6902
 /// patch (no patch at all when nothing changes). UPDATE and others are allowed untouched.

@@ -194,6 +194,43 @@ TEST_CASE("admission: CREATE is validated as lint does") {
   CHECK(agg.status->causes.size() == 3);
 }
 
+TEST_CASE("admission: child Jobs the API server would refuse warn, or deny with --child-objects") {
+  // Upstream admits the JobSet; every child Job is then refused (restartPolicy Always).
+  std::string text = kJobSet;
+  text.replace(text.find("            containers:"), 0, "            restartPolicy: Always\n");
+  const std::string child =
+      "child Job js-w-0 would be rejected: spec.template.spec.restartPolicy: Required value: "
+      "valid values: \"OnFailure\", \"Never\" (affects 2 child Jobs)";
+  AdmissionResponse warned = ValidateJobSet(Request("CREATE", Yaml(text)), Options());
+  CHECK(warned.allowed);
+  CHECK_FALSE(warned.status);
+  REQUIRE(warned.warnings.size() == 1);
+  CHECK(warned.warnings[0] == child.substr(0, kMaxWarningBytes - 3) + "...");
+
+  AdmissionResponse denied =
+      ValidateJobSet(Request("CREATE", Yaml(text)), Options(), ChildObjects::kDeny);
+  CHECK_FALSE(denied.allowed);
+  REQUIRE(denied.status);
+  CHECK(denied.status->code == 422);
+  CHECK(denied.status->message == "JobSet.jobset.x-k8s.io \"js\" is invalid: " + child);
+  CHECK(denied.warnings.empty());
+
+  // The valid twin: nothing either way.
+  AdmissionResponse ok =
+      ValidateJobSet(Request("CREATE", Yaml(kJobSet)), Options(), ChildObjects::kDeny);
+  CHECK(ok.allowed);
+  CHECK(ok.warnings.empty());
+}
+
+TEST_CASE("admission: --child-objects takes warn or deny") {
+  ChildObjects mode = ChildObjects::kDeny;
+  CHECK(ParseChildObjects("warn", &mode));
+  CHECK(mode == ChildObjects::kWarn);
+  CHECK(ParseChildObjects("deny", &mode));
+  CHECK(mode == ChildObjects::kDeny);
+  CHECK_FALSE(ParseChildObjects("Deny", &mode));
+}
+
 TEST_CASE("admission: lint warnings come back, unless the object's annotation silences them") {
   Node warned = Yaml(kJobSet, "failurePolicy:\n    maxRestarts: -1\n");
   AdmissionResponse r = ValidateJobSet(Request("CREATE", warned), Options());

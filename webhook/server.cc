@@ -112,6 +112,7 @@ WebhookServer::WebhookServer(const WebhookConfig& config, CertificateStore* stor
         log_->Warn("TLS handshake failed", {{"remote", peer}, {"reason", reason}});
       }) {
   options_.lint.gates = config.gates;
+  options_.child_objects = config.child_objects;
   options_.lint.schema = BuiltinJobSetSchema();
   options_.json.max_depth = config.max_json_depth;
 }

@@ -50,6 +50,18 @@ void FindingSink::Field(RuleId rule, std::string_view path, std::string_view typ
   out_->push_back(std::move(f));
 }
 
+void FindingSink::ChildError(RuleId rule, std::string_view locate, std::string message,
+                             PointAt at) {
+  Finding f;
+  f.rule = std::string(rule.id);
+  f.severity = Severity::kError;
+  f.field = std::string(locate);
+  f.upstream = message;
+  f.message = std::move(message);
+  f.mark = Locate(object_, locate, at);
+  out_->push_back(std::move(f));
+}
+
 void FindingSink::Own(RuleId rule, Severity severity, std::string_view locate, std::string message,
                       std::string_view related, PointAt at) {
   Finding f;

@@ -36,6 +36,11 @@ class FindingSink {
   void Own(RuleId rule, Severity severity, std::string_view locate, std::string message,
            std::string_view related = {}, PointAt at = PointAt::kValue);
 
+  /// A rejection of a child object the controller creates from this object (see
+  /// RuleSource::kChild): an error whose message is also its upstream text.
+  void ChildError(RuleId rule, std::string_view locate, std::string message,
+                  PointAt at = PointAt::kValue);
+
   const Node& object() const { return object_; }
 
  private:

@@ -19,6 +19,8 @@ const char* RuleSourceName(RuleSource s) {
       return "webhook";
     case RuleSource::kAnalysis:
       return "analysis";
+    case RuleSource::kChild:
+      return "child";
   }
   return "";
 }

@@ -26,6 +26,9 @@ enum class RuleSource {
   kSchema,    ///< The CRD's OpenAPI schema and CEL rules (kube-apiserver).
   kWebhook,   ///< The upstream JobSet validating webhook.
   kAnalysis,  ///< Our own analysis: accepted upstream, but will not do what was meant.
+  /// kube-apiserver's validation of a child object (Job, Pod) the controller creates from this
+  /// one: the object is accepted, every such child is rejected, so the workload never runs.
+  kChild,
 };
 
 /// One rule: a stable id, its default severity, and a one-line summary. Its doc page is
@@ -40,7 +43,7 @@ struct RuleInfo {
 /// The rule with this id among `rules`, or nullptr.
 const RuleInfo* FindRuleIn(std::span<const RuleInfo> rules, std::string_view id);
 
-/// "input", "schema", "webhook" or "analysis".
+/// "input", "schema", "webhook", "analysis" or "child".
 const char* RuleSourceName(RuleSource s);
 
 }  // namespace jobset

@@ -9,6 +9,7 @@
 #include "validation/core/k8s_names.h"
 #include "validation/framework/rules.h"
 #include "validation/framework/types.h"
+#include "validation/k8s/pod_template.h"
 #include "validation/schema/schema.h"
 
 namespace jobset {
@@ -229,6 +230,27 @@ class Checker {
   FindingSink sink_;
 };
 
+// The pods the controller creates (frameworkcontroller pkg/apis/frameworkcontroller/v1
+// funcs.go NewPod: pod "<framework>-<role>-<index>" from the role's task.pod, after the
+// {{FC_...}} placeholders are replaced), as kube-apiserver validates a Pod on create. Nothing
+// checks the template before: `task.pod` is preserve-unknown-fields in the CRD and there is
+// no webhook, so each error means every pod of the role is refused.
+void ValidateChildPods(const Node& object, const Framework& fw, std::vector<Finding>* out) {
+  const Node* roles = FindPath(object, "spec.taskRoles");
+  if (!roles || !roles->is_seq()) return;
+  FindingSink sink(object, out);
+  PodTemplateOptions options;
+  options.placeholders = true;
+  for (size_t i = 0; i < roles->items.size() && i < fw.task_roles.size(); ++i) {
+    const FrameworkTaskRole& role = fw.task_roles[i];
+    const Node* pod = FindPath(roles->items[i], "task.pod");
+    if (role.task_number <= 0 || !pod || !pod->is_map()) continue;
+    ChildObject child{"Pod", fw.name + "-" + role.name + "-0", role.task_number,
+                      Child(Index("spec.taskRoles", i), "task.pod")};
+    ReportChildErrors(child, ValidatePodTemplateSpec(*pod, options), &sink);
+  }
+}
+
 }  // namespace
 
 const SchemaReport& FrameworkSchemaReport() {
@@ -261,7 +283,9 @@ std::vector<Finding> LintFramework(const Node& object) {
   Checker c(object, &findings);
   c.Metadata(object);
   c.Spec(object);
-  c.CompletionTraps(DecodeFramework(object));
+  const Framework fw = DecodeFramework(object);
+  c.CompletionTraps(fw);
+  ValidateChildPods(object, fw, &findings);
   return findings;
 }
 

@@ -458,4 +458,37 @@ TEST_CASE("framework lint: the CRD's checks are schemas/framework.v1.json, under
   CHECK(ValidateSchema(*schema, f.documents[0].root).at(0).rule == "schema/invalid");
 }
 
+TEST_CASE("framework: each task role's pods are checked as the API server checks a Pod") {
+  // kubernetes/kubernetes validation_test.go TestValidateContainers (invalid name) and
+  // TestValidatePullPolicy: task.pod is preserve-unknown-fields, so only Pod creation refuses.
+  const std::string ps = "containers: [{name: tf, image: tf}]}}\n  - name: worker";
+  std::vector<Finding> fs = Lint(Patched(
+      {{ps, "containers: [{name: TF, image: tf, imagePullPolicy: never}]}}\n  - name: worker"}}));
+  std::vector<Finding> child;
+  for (const Finding& f : fs)
+    if (f.rule.rfind("child/", 0) == 0) child.push_back(f);
+  REQUIRE(child.size() == 2);
+  CHECK(child[0].rule == "child/container-name");
+  CHECK(child[0].severity == Severity::kError);
+  CHECK(child[0].field == "spec.taskRoles[0].task.pod.spec.containers[0].name");
+  CHECK(child[0].message.rfind("child Pod tf-ps-0 would be rejected: spec.containers[0].name: "
+                               "Invalid value: \"TF\": a lowercase RFC 1123 label",
+                               0) == 0);
+  CHECK(child[0].message.ends_with(" (affects 2 child Pods)"));
+  CHECK(child[0].mark.line == 19);
+  CHECK(child[1].rule == "child/image-pull-policy");
+  // The valid twin, and FrameworkController's placeholders, which it fills in first.
+  for (const Finding& f : Lint(kClean)) CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  const std::string placeholder =
+      "containers: [{name: tf, image: tf, env: [{name: '{{FC_TASKROLE_NAME}}=x'}]}]}}\n  - "
+      "name: worker";
+  for (const Finding& f : Lint(Patched({{ps, placeholder}})))
+    CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  // A role without tasks creates no pod.
+  for (const Finding& f :
+       Lint(Patched({{"taskNumber: 2", "taskNumber: 0"},
+                     {ps, "containers: [{name: TF, image: tf}]}}\n  - name: worker"}})))
+    CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+}
+
 }  // namespace jobset

@@ -2,6 +2,7 @@
 
 #include "validation/core/finding_sink.h"
 #include "validation/jobset/analysis.h"
+#include "validation/jobset/child_checks.h"
 #include "validation/jobset/defaults.h"
 #include "validation/jobset/types.h"
 #include "validation/jobset/validation.h"
@@ -30,6 +31,7 @@ std::vector<Finding> LintJobSetInPlace(Node* object, const FeatureGates& gates,
   ValidateApiServerRules(js, defaulted, &sink);
   ValidateWebhookCreate(js, defaulted, gates, &sink);
   AnalyzeJobSet(js, gates, &sink);
+  ValidateChildJobs(js, &sink);
   return findings;
 }
 

@@ -73,9 +73,14 @@ Findings Lint(const std::string& yaml, const FeatureGates& gates = kNoGates) {
 }
 
 // The rule ids of `findings`, comma-separated, in emission order ("" when accepted).
+// The rules of the JobSet's own admission (the child Jobs' rules, which fixtures with
+// parallelism but no completions also hit, are tested in children_test.cc).
 std::string Rules(const Findings& findings) {
   std::string out;
-  for (const Finding& f : findings) out += (out.empty() ? "" : ",") + f.rule;
+  for (const Finding& f : findings) {
+    if (f.rule.rfind("child/", 0) == 0) continue;
+    out += (out.empty() ? "" : ",") + f.rule;
+  }
   return out;
 }
 

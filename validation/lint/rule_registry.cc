@@ -5,6 +5,7 @@
 #include "validation/core/rules.h"
 #include "validation/framework/rules.h"
 #include "validation/jobset/rules.h"
+#include "validation/k8s/rules.h"
 #include "validation/schema/rules.h"
 #include "validation/volcano/rules.h"
 
@@ -14,7 +15,8 @@ const std::vector<RuleInfo>& AllRules() {
   static const std::vector<RuleInfo> rules = [] {
     std::vector<RuleInfo> all;
     for (std::span<const RuleInfo> system :
-         {InputRules(), SchemaRules(), JobSetRules(), VolcanoRules(), FrameworkRules()}) {
+         {InputRules(), SchemaRules(), JobSetRules(), VolcanoRules(), FrameworkRules(),
+          ChildRules()}) {
       all.insert(all.end(), system.begin(), system.end());
     }
     return all;

@@ -18,6 +18,7 @@
 #include "validation/core/rules.h"
 #include "validation/framework/rules.h"
 #include "validation/jobset/rules.h"
+#include "validation/k8s/rules.h"
 #include "validation/schema/rules.h"
 #include "validation/volcano/rules.h"
 
@@ -42,7 +43,8 @@ std::vector<RulesFile> RulesFiles() {
           {"validation/schema/rules.h", SchemaRules()},
           {"validation/jobset/rules.h", JobSetRules()},
           {"validation/volcano/rules.h", VolcanoRules()},
-          {"validation/framework/rules.h", FrameworkRules()}};
+          {"validation/framework/rules.h", FrameworkRules()},
+          {"validation/k8s/rules.h", ChildRules()}};
 }
 
 // The ids of the `inline constexpr RuleId kName{"id"};` declarations of a header, in order.
@@ -135,6 +137,8 @@ TEST_CASE("registry: ids are unique and well formed") {
     // Upstream verdicts are errors; our own analysis never claims to be one.
     if (r.source == RuleSource::kWebhook) CHECK(r.severity == Severity::kError);
     if (r.source == RuleSource::kAnalysis) CHECK(r.severity != Severity::kError);
+    // A child object the API server refuses means the workload never runs.
+    if (r.source == RuleSource::kChild) CHECK(r.severity == Severity::kError);
   }
   CHECK(FindRule("no/such-rule") == nullptr);
 }

@@ -12,6 +12,7 @@
 #include "validation/core/field_path.h"
 #include "validation/core/k8s_names.h"
 #include "validation/core/strings.h"
+#include "validation/k8s/pod_template.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/rules.h"
 
@@ -185,49 +186,21 @@ void ValidatePartition(const Node& object, const Node& task, const std::string& 
   }
 }
 
-// The part of Kubernetes' ValidatePodTemplate the CRD schema does not already cover:
-// `containers` not empty, container names DNS-1123 labels and unique (across init and
-// regular containers), images set, restartPolicy supported. Upstream's fragment is
+// Kubernetes' ValidatePodTemplate as the webhook runs it on each task template, in the
+// subset validation/k8s/pod_template.h implements (containers, names, images, pull policies,
+// ports, env names, volumes and mounts, probes, restart and DNS policy, tolerations), with the
+// webhook's feature gates off (env names follow the legacy rule). Upstream's fragment is
 // "spec.task[<i>]." followed by each error and ". "; the first finding carries the whole fragment.
 // True when it found errors.
 bool ValidatePodTemplate(const Node& object, const Node& task, const std::string& at, size_t index,
                          std::vector<Finding>* out) {
-  const Node* pod = FindPath(task, "template.spec");
-  if (!pod || !pod->is_map()) return false;
+  const Node* tmpl = task.Find("template");
+  if (!tmpl || !tmpl->is_map()) return false;
+  PodTemplateOptions options;
+  options.legacy_env_names = true;
   std::vector<std::pair<std::string, std::string>> errs;  // (where, "<path>: <error>")
-  const Node* containers = pod->Find("containers");
-  if (containers && containers->is_seq() && containers->items.empty()) {
-    errs.emplace_back("template.spec.containers", "template.spec.containers: Required value");
-  }
-  std::set<std::string> names;
-  for (const char* list : {"containers", "initContainers"}) {
-    const Node* cs = pod->Find(list);
-    if (!cs || !cs->is_seq()) continue;
-    for (size_t c = 0; c < cs->items.size(); ++c) {
-      std::string path = Index(std::string("template.spec.") + list, c);
-      std::string name = TextOf(cs->items[c].Find("name"));
-      if (!name.empty()) {
-        for (const std::string& e : DNS1123LabelErrors(name)) {
-          errs.emplace_back(path + ".name",
-                            path + ".name: Invalid value: " + GoQuote(name) + ": " + e);
-        }
-        if (!names.insert(name).second) {
-          errs.emplace_back(path + ".name", path + ".name: Duplicate value: " + GoQuote(name));
-        }
-      }
-      if (TextOf(cs->items[c].Find("image")).empty()) {
-        errs.emplace_back(path + ".image", path + ".image: Required value");
-      }
-    }
-  }
-  // Core defaulting made an absent restartPolicy Always.
-  if (const Node* rp = pod->Find("restartPolicy"); rp && rp->is_string() && !rp->text.empty() &&
-                                                   rp->text != "Always" &&
-                                                   rp->text != "OnFailure" && rp->text != "Never") {
-    errs.emplace_back("template.spec.restartPolicy",
-                      "template.spec.restartPolicy: Unsupported value: " + GoQuote(rp->text) +
-                          ": supported values: \"Always\", \"OnFailure\", \"Never\"");
-  }
+  for (const FieldError& e : ValidatePodTemplateSpec(*tmpl, options))
+    errs.emplace_back("template." + e.path, "template." + e.Text());
   std::string prefix = "spec.task[" + std::to_string(index) + "].";
   std::string fragment = prefix;
   for (const auto& [where, text] : errs) fragment += text + ". ";

@@ -226,6 +226,38 @@ TEST_CASE("volcano create: pod name uses the task's position") {
   ExpectClean(Job("", Task(std::string(45, 't'), 1), "job-with-a-name"));  // 63 characters
 }
 
+TEST_CASE("volcano create: the rest of ValidatePodTemplate, as the webhook runs it") {
+  // kubernetes/kubernetes validation_test.go TestValidatePullPolicy, TestValidatePorts,
+  // TestValidateEnv (the webhook's gates are off: the legacy env name rule), one fragment.
+  auto task = [](const std::string& container) {
+    return "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
+           "        containers:\n        - name: c\n          image: i\n" +
+           container;
+  };
+  Findings fs = Lint(Job("", task("          imagePullPolicy: always\n"
+                                  "          ports: [{containerPort: 70000}]\n"
+                                  "          env: [{name: 1ABC}]\n")));
+  std::vector<std::string> fields;
+  for (const Finding& f : fs) {
+    if (f.rule == "volcano/pod-template") fields.push_back(f.field);
+  }
+  CHECK(fields ==
+        std::vector<std::string>{"spec.tasks[0].template.spec.containers[0].ports[0].containerPort",
+                                 "spec.tasks[0].template.spec.containers[0].env[0].name",
+                                 "spec.tasks[0].template.spec.containers[0].imagePullPolicy"});
+  CHECK(VolcanoCreateMessage(fs).rfind(
+            "spec.task[0].template.spec.containers[0].ports[0].containerPort: Invalid value: "
+            "70000: must be between 1 and 65535, inclusive. "
+            "template.spec.containers[0].env[0].name: Invalid value: \"1ABC\": a valid "
+            "environment variable name must consist of alphabetic characters",
+            0) == 0);
+  // No child/* rule: the Volcano Job itself is rejected, by its webhook.
+  for (const Finding& f : fs) CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  ExpectClean(Job("", task("          imagePullPolicy: Always\n"
+                           "          ports: [{containerPort: 7000}]\n"
+                           "          env: [{name: ABC}]\n")));
+}
+
 TEST_CASE("volcano create: empty containers, whole-core CPU with a topology policy") {
   ExpectError(Job("",
                   "  - name: w\n    replicas: 1\n    template:\n      spec:\n"

@@ -1,0 +1,48 @@
+#include "validation/k8s/rules.h"
+
+namespace jobset {
+
+std::span<const RuleInfo> ChildRules() {
+  using S = Severity;
+  using R = RuleSource;
+  static const RuleInfo kRules[] = {
+      {kChildContainersRequired.id, S::kError, R::kChild,
+       "The pod template of a child object has no containers."},
+      {kChildContainerName.id, S::kError, R::kChild,
+       "A container name is empty, not a DNS-1123 label, or used twice."},
+      {kChildImage.id, S::kError, R::kChild, "A container has no image."},
+      {kChildImagePullPolicy.id, S::kError, R::kChild,
+       "ImagePullPolicy is not Always, IfNotPresent or Never."},
+      {kChildTerminationMessagePolicy.id, S::kError, R::kChild,
+       "TerminationMessagePolicy is not File or FallbackToLogsOnError."},
+      {kChildContainerPort.id, S::kError, R::kChild,
+       "A containerPort or hostPort is outside 1-65535."},
+      {kChildPortName.id, S::kError, R::kChild,
+       "A port name is not an IANA service name, or repeats in its container."},
+      {kChildPortProtocol.id, S::kError, R::kChild, "A port protocol is not TCP, UDP or SCTP."},
+      {kChildEnvName.id, S::kError, R::kChild, "An environment variable name is empty or invalid."},
+      {kChildVolumeName.id, S::kError, R::kChild,
+       "A volume name is empty, not a DNS-1123 label, or used twice."},
+      {kChildVolumeMount.id, S::kError, R::kChild,
+       "A volumeMount names no volume of the pod, or repeats a mountPath."},
+      {kChildProbeHandler.id, S::kError, R::kChild,
+       "A probe or lifecycle hook has no handler, or more than one."},
+      {kChildRestartPolicy.id, S::kError, R::kChild,
+       "The pod restartPolicy is not Always, OnFailure or Never."},
+      {kChildDnsPolicy.id, S::kError, R::kChild,
+       "DnsPolicy is unsupported, or None without dnsConfig."},
+      {kChildToleration.id, S::kError, R::kChild,
+       "A toleration's key, operator, value, effect or tolerationSeconds do not fit together."},
+      {kChildJobRestartPolicy.id, S::kError, R::kChild,
+       "A Job's pod template restartPolicy is not OnFailure or Never."},
+      {kChildJobCompletions.id, S::kError, R::kChild,
+       "An Indexed Job with parallelism but no completions."},
+      {kChildJobNegativeValue.id, S::kError, R::kChild,
+       "A Job count or duration (parallelism, completions, backoffLimit...) is negative."},
+      {kChildJobParallelism.id, S::kError, R::kChild,
+       "An Indexed Job's parallelism is above 100000."},
+  };
+  return kRules;
+}
+
+}  // namespace jobset

@@ -1,0 +1,40 @@
+// The rules of the child objects: what kube-apiserver rejects when a controller creates the
+// batch/v1 Job or the core/v1 Pod it renders from a parent object (a JobSet's replicated job, a
+// Framework's task role). Kubernetes' own create-time validation (kubernetes/kubernetes
+// pkg/apis/core/validation ValidatePodTemplateSpec, pkg/apis/batch/validation ValidateJob),
+// which the parent's admission does not run: the parent is accepted and every child refused.
+//
+// Each id is a constant its checks report under, with one row here, assembled into the registry
+// by validation/lint/rule_registry.h. docs/rules/<id>.md documents each rule.
+#pragma once
+
+#include <span>
+
+#include "validation/core/rule_registry.h"
+
+namespace jobset {
+
+inline constexpr RuleId kChildContainersRequired{"child/containers-required"};
+inline constexpr RuleId kChildContainerName{"child/container-name"};
+inline constexpr RuleId kChildImage{"child/image"};
+inline constexpr RuleId kChildImagePullPolicy{"child/image-pull-policy"};
+inline constexpr RuleId kChildTerminationMessagePolicy{"child/termination-message-policy"};
+inline constexpr RuleId kChildContainerPort{"child/container-port"};
+inline constexpr RuleId kChildPortName{"child/port-name"};
+inline constexpr RuleId kChildPortProtocol{"child/port-protocol"};
+inline constexpr RuleId kChildEnvName{"child/env-name"};
+inline constexpr RuleId kChildVolumeName{"child/volume-name"};
+inline constexpr RuleId kChildVolumeMount{"child/volume-mount"};
+inline constexpr RuleId kChildProbeHandler{"child/probe-handler"};
+inline constexpr RuleId kChildRestartPolicy{"child/restart-policy"};
+inline constexpr RuleId kChildDnsPolicy{"child/dns-policy"};
+inline constexpr RuleId kChildToleration{"child/toleration"};
+inline constexpr RuleId kChildJobRestartPolicy{"child/job-restart-policy"};
+inline constexpr RuleId kChildJobCompletions{"child/job-completions"};
+inline constexpr RuleId kChildJobNegativeValue{"child/job-negative-value"};
+inline constexpr RuleId kChildJobParallelism{"child/job-parallelism"};
+
+/// The registry rows of the rules above, in the order `lint --list-rules` prints them.
+std::span<const RuleInfo> ChildRules();
+
+}  // namespace jobset
