@@ -332,6 +332,7 @@ int MonteCarloFramework(const Node& object, const std::string& file, const Simul
   }
   Framework fw = DecodeFramework(object);
   NoteLintErrors(object, file, fw, err);
+  if (!WithinModelledPods(TotalTaskNumber(fw), "Framework " + fw.name, file, err)) return 2;
   InterruptScope interrupt;
   FrameworkMonteCarloResult r =
       RunFrameworkMonteCarlo(fw, m, flags.threads, interrupt.flag(), ProgressBar(fw.name, err));
@@ -416,6 +417,7 @@ int SimulateFramework(const Node& object, const std::string& file, const Simulat
   }
   Framework fw = DecodeFramework(object);
   NoteLintErrors(object, file, fw, err);
+  if (!WithinModelledPods(TotalTaskNumber(fw), "Framework " + fw.name, file, err)) return 2;
   FrameworkReplayResult result;
   std::string error;
   if (!ReplayFramework(fw, steps, &result, &error)) {

@@ -30,4 +30,12 @@ bool ParseDurationFlag(const std::string& flag, const std::string& text, double*
   return true;
 }
 
+bool WithinModelledPods(int64_t pods, const std::string& what, const std::string& file,
+                        std::ostream& err) {
+  if (pods <= kMaxModelledPods) return true;
+  err << "error: " << file << ": " << what << " has " << pods
+      << " pods; explain and simulate model at most " << kMaxModelledPods << "\n";
+  return false;
+}
+
 }  // namespace jobset

@@ -2,6 +2,7 @@
 // file of a replay, and the Go durations of the --monte-carlo flags.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -11,6 +12,17 @@
 #include "validation/core/node.h"
 
 namespace jobset {
+
+/// The most pods `explain` and `simulate` model for one object. Their Volcano and Framework
+/// models keep a state per pod, so a count the API server admits (replicas up to 2^31 - 1 per
+/// task, taskNumber per role) would otherwise exhaust memory; the largest real jobs run some
+/// tens of thousands.
+inline constexpr int64_t kMaxModelledPods = 1'000'000;
+
+/// Whether `pods` (of `what` in `file`, e.g. "Volcano Job train") is within kMaxModelledPods; if
+/// not, writes "error: FILE: WHAT has N pods; explain and simulate model at most M" on `err`.
+bool WithinModelledPods(int64_t pods, const std::string& what, const std::string& file,
+                        std::ostream& err);
 
 /// Reads the first document of a --scenario file into `root`. Gives false and a message:
 /// the loader's own for an unreadable file, "<path>: <why>" for an empty file or a syntax error.

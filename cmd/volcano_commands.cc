@@ -204,6 +204,13 @@ json ExplainJson(const VolcanoJob& job, const std::vector<VolcanoExplainCell>& c
   return o;
 }
 
+// The pods the models keep a state for: Σ replicas (negative counts as 0).
+int64_t VolcanoPodCount(const VolcanoJob& job) {
+  int64_t pods = 0;
+  for (const VolcanoTask& t : job.tasks) pods += t.replicas > 0 ? t.replicas : 0;
+  return pods;
+}
+
 }  // namespace
 
 int ExplainVolcanoJobCommand(const Node& object, const std::string& file, const ExplainFlags& flags,
@@ -211,6 +218,7 @@ int ExplainVolcanoJobCommand(const Node& object, const std::string& file, const 
   // --feature-gates are the JobSet controller's: they apply to the file's JobSets, not here.
   VolcanoJob job = DecodeVolcanoJob(object);
   WarnProblems(job, file, err);
+  if (!WithinModelledPods(VolcanoPodCount(job), "Volcano Job " + job.name, file, err)) return 2;
   std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
   std::vector<VolcanoDeadPolicy> dead = DeadVolcanoPolicies(job, cells);
   if (flags.output == "json") {
@@ -537,6 +545,7 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
   if (flags.monte_carlo) {
     VolcanoJob job = DecodeVolcanoJob(object);
     WarnProblems(job, file, err);
+    if (!WithinModelledPods(VolcanoPodCount(job), "Volcano Job " + job.name, file, err)) return 2;
     return MonteCarlo(job, file, flags, out, err);
   }
   std::vector<VolcanoStep> steps;
@@ -551,6 +560,7 @@ int SimulateVolcanoJobCommand(const Node& object, const std::string& file,
   }
   VolcanoJob job = DecodeVolcanoJob(object);
   WarnProblems(job, file, err);
+  if (!WithinModelledPods(VolcanoPodCount(job), "Volcano Job " + job.name, file, err)) return 2;
   VolcanoReplayResult result;
   std::string error;
   if (!ReplayVolcano(job, steps, &result, &error)) {
