@@ -667,7 +667,7 @@ class Explainer {
             }
           }
           std::string field = Index(place.path, d.index);
-          Add("x-kubernetes-list-type", "schema/duplicate-key", field,
+          Add("x-kubernetes-list-type", kSchemaDuplicateKey, field,
               field + ": Duplicate value: " + d.value, mark.known() ? mark : ValueMark(place));
         }
       }
