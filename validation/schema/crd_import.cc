@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "validation/core/field_path.h"
+#include "validation/schema/schema_internal.h"
 
 namespace jobset {
 
@@ -18,33 +19,6 @@ namespace {
 
 /// Whether `n` is the boolean true.
 bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
-
-/// A Node as JSON.
-Json ToJson(const Node& n) {
-  switch (n.kind) {
-    case Node::Kind::kNull:
-      return nullptr;
-    case Node::Kind::kBool:
-      return n.boolean;
-    case Node::Kind::kInt:
-      return n.integer;
-    case Node::Kind::kFloat:
-      return n.number;
-    case Node::Kind::kString:
-      return n.text;
-    case Node::Kind::kSeq: {
-      Json a = Json::array();
-      for (const Node& item : n.items) a.push_back(ToJson(item));
-      return a;
-    }
-    case Node::Kind::kMap: {
-      Json o = Json::object();
-      for (const MapEntry& e : n.entries) o[e.key] = ToJson(e.value);
-      return o;
-    }
-  }
-  return nullptr;
-}
 
 /// A string in double quotes with JSON escapes.
 std::string Quote(std::string_view s) {
@@ -122,7 +96,7 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
     static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
                                                               "integer", "number", "boolean"};
     if (!type->is_string() || !kTypes.count(type->text)) {
-      *error = Child(where, "type") + ": unsupported type " + ToJson(*type).dump();
+      *error = Child(where, "type") + ": unsupported type " + SchemaJson(*type).dump();
       return false;
     }
     types.push_back(type->text);
@@ -166,13 +140,13 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
         *error = at + ": must be a list of strings";
         return false;
       }
-      if (!v.items.empty()) o["required"] = ToJson(v);
+      if (!v.items.empty()) o["required"] = SchemaJson(v);
     } else if (e.key == "enum") {
       if (!v.is_seq()) {
         *error = at + ": must be a list";
         return false;
       }
-      Json values = ToJson(v);
+      Json values = SchemaJson(v);
       if (nullable) values.push_back(nullptr);
       o["enum"] = std::move(values);
     } else if (e.key == "minimum" || e.key == "maximum") {
@@ -183,7 +157,7 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
       // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
       const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
       const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
-      o[keyword] = ToJson(v);
+      o[keyword] = SchemaJson(v);
     } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
                e.key == "maxLength") {
       if (!v.is_int() || v.integer < 0) {
@@ -227,10 +201,10 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
         *error = at + ": must be a non-empty list of strings";
         return false;
       }
-      o[e.key] = ToJson(v);
+      o[e.key] = SchemaJson(v);
     } else if (e.key == "default") {
       // Applied before validation; schema.cc reads the defaults of list-map key fields.
-      o["default"] = ToJson(v);
+      o["default"] = SchemaJson(v);
     } else if (options.annotations && e.key == "format" && v.is_string()) {
       o["format"] = v.text;
     } else if (options.annotations && v.is_bool() && v.boolean &&

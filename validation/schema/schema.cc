@@ -290,33 +290,6 @@ std::string DoubleText(double d) {
   return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
 }
 
-/// A Node as compact JSON.
-Json NodeToJson(const Node& n) {
-  switch (n.kind) {
-    case Node::Kind::kNull:
-      return nullptr;
-    case Node::Kind::kBool:
-      return n.boolean;
-    case Node::Kind::kInt:
-      return n.integer;
-    case Node::Kind::kFloat:
-      return n.number;
-    case Node::Kind::kString:
-      return n.text;
-    case Node::Kind::kSeq: {
-      Json a = Json::array();
-      for (const Node& item : n.items) a.push_back(NodeToJson(item));
-      return a;
-    }
-    case Node::Kind::kMap: {
-      Json o = Json::object();
-      for (const MapEntry& e : n.entries) o[e.key] = NodeToJson(e.value);
-      return o;
-    }
-  }
-  return nullptr;
-}
-
 /// A value as `field.Invalid` renders it: strings quoted, numbers and booleans bare, null as
 /// null, lists and objects as compact JSON.
 std::string RenderValue(const Node& n) {
@@ -332,7 +305,7 @@ std::string RenderValue(const Node& n) {
     case Node::Kind::kNull:
       return "null";
     default:
-      return NodeToJson(n).dump(-1, ' ', false, Json::error_handler_t::replace);
+      return SchemaJson(n).dump(-1, ' ', false, Json::error_handler_t::replace);
   }
 }
 
@@ -898,6 +871,32 @@ std::vector<Finding> ValidateSchema(const CompiledSchema& schema, const Node& ob
   valijson::ValidationResults::Error error;
   while (results.popError(error)) explainer.Explain(error);
   return explainer.Take();
+}
+
+nlohmann::json SchemaJson(const Node& n) {
+  switch (n.kind) {
+    case Node::Kind::kNull:
+      return nullptr;
+    case Node::Kind::kBool:
+      return n.boolean;
+    case Node::Kind::kInt:
+      return n.integer;
+    case Node::Kind::kFloat:
+      return n.number;
+    case Node::Kind::kString:
+      return n.text;
+    case Node::Kind::kSeq: {
+      Json a = Json::array();
+      for (const Node& item : n.items) a.push_back(SchemaJson(item));
+      return a;
+    }
+    case Node::Kind::kMap: {
+      Json o = Json::object();
+      for (const MapEntry& e : n.entries) o[e.key] = SchemaJson(e.value);
+      return o;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace jobset

@@ -10,6 +10,9 @@
 
 namespace jobset {
 
+/// A Node as nlohmann::json (keys sorted), the form valijson and the CRD import work on.
+nlohmann::json SchemaJson(const Node& n);
+
 /// The fast check's verdict on `object`, the one ValidateSchema consults first.
 FastVerdict FastSchemaVerdict(const CompiledSchema& schema, const Node& object);
 
