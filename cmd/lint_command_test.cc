@@ -1,6 +1,7 @@
 #include "cmd/lint_command.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,10 +19,12 @@ const char kJobSet[] =
     "  replicatedJobs:\n  - name: w\n"
     "    template: {spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}}\n";
 
-// A fresh folder under the temporary directory, removed at the end of the test.
+// A fresh folder under the temporary directory, removed at the end of the test. Its name holds
+// the process id, so that two test runs on one machine do not remove each other's files.
 struct TempDir {
   fs::path path;
-  explicit TempDir(const char* name) : path(fs::temp_directory_path() / name) {
+  explicit TempDir(const char* name)
+      : path(fs::temp_directory_path() / (std::string(name) + "-" + std::to_string(getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
