@@ -11,7 +11,6 @@
 #include "validation/jobset/fix.h"
 #include "validation/jobset/lint.h"
 #include "validation/jobset/types.h"
-#include "validation/jobset/update.h"
 #include "validation/lint/lint.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lint.h"
@@ -23,16 +22,8 @@ namespace {
 std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
   return LintJobSet(object, options.gates, options.schema.get());
 }
-std::vector<Finding> LintJobSetUpdate(const Node& old_object, const Node& new_object,
-                                      const LintOptions& options) {
-  return LintUpdate(old_object, new_object, options.gates, options.schema.get());
-}
 std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
   return LintVolcanoJob(object);
-}
-std::vector<Finding> LintVolcanoJobUpdate(const Node& old_object, const Node& new_object,
-                                          const LintOptions&) {
-  return LintVolcanoUpdate(old_object, new_object);
 }
 void VolcanoWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
   ApplyVolcanoWebhookDefaults(object, kVolcanoDefaultScheduler, patch);
@@ -45,19 +36,18 @@ std::vector<Finding> LintFrameworkObject(const Node& object, const LintOptions&)
 
 const std::vector<KindHandler>& SupportedKinds() {
   // Add a kind here, at the index of its KindId: its identity and checks (declared in its own
-  // folder's headers); then bind it in cmd/kind_commands.cc and webhook/kind_admission.cc.
+  // folder's headers); then bind it in cmd/kind_commands.cc and KindAdmissions in
+  // webhook/admission_handler.cc.
   static const std::vector<KindHandler> kinds = {
-      {KindId::kJobSet, kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset", "",
-       &AttachFixes, &LintJobSetUpdate, &ApplyCrdDefaults, &ApplyWebhookDefaults},
+      {KindId::kJobSet, kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset",
+       &AttachFixes, &ApplyCrdDefaults, &ApplyWebhookDefaults},
       // Volcano Job (validation/volcano/).
       {KindId::kVolcanoJob, kVolcanoApiVersion, kVolcanoKind, &LintVolcanoObject, "Volcano Job",
-       "volcano", "volcano/", nullptr, &LintVolcanoJobUpdate, &ApplyVolcanoCrdDefaults,
-       &VolcanoWebhookDefaults},
+       "volcano", nullptr, &ApplyVolcanoCrdDefaults, &VolcanoWebhookDefaults},
       // FrameworkController Framework (validation/framework/): no webhook, so no update check
       // and no defaulting.
       {KindId::kFramework, kFrameworkApiVersion, kFrameworkKind, &LintFrameworkObject,
-       "FrameworkController Framework", "frameworkcontroller", "framework/", nullptr, nullptr,
-       nullptr, nullptr},
+       "FrameworkController Framework", "frameworkcontroller", nullptr, nullptr, nullptr},
   };
   return kinds;
 }

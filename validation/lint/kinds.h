@@ -1,6 +1,7 @@
 // The kind table: every supported kind, told apart by apiVersion and kind, with its own checks.
 // Adding a kind means a folder validation/<kind>/ and one row in SupportedKinds (kinds.cc), then
-// one entry in each face's binding array (cmd/kind_commands.cc, webhook/kind_admission.cc).
+// one entry in each face's binding array (cmd/kind_commands.cc, KindAdmissions in
+// webhook/admission_handler.cc).
 #pragma once
 
 #include <cstddef>
@@ -32,17 +33,10 @@ struct KindHandler {
   /// A word that only this project's API groups hold ("volcano"): an apiVersion group with it
   /// is a misspelling of ours, as is one a few edits away.
   std::string_view group_word;
-  /// The rule-id prefix of the kind's own rules ("volcano/"); empty for JobSet, whose rules are
-  /// named after the field they check (failure-policy/..., replicated-job/...).
-  std::string_view rule_prefix;
   /// `lint --fix`: attaches the certain fixes to the kind's findings on `object`, a document of
   /// `text` (line_starts = LineStarts(text)). nullptr: the kind has no fixes.
   void (*attach_fixes)(const Node& object, std::string_view text,
                        const std::vector<size_t>& line_starts, std::vector<Finding>* findings);
-  /// Checks an UPDATE from `old_object` to `new_object` (transition rules and the upstream
-  /// webhook's ValidateUpdate). nullptr: no update check (the webhook does not serve the kind).
-  std::vector<Finding> (*lint_update)(const Node& old_object, const Node& new_object,
-                                      const LintOptions& options);
   /// The CRD's structural defaults, as kube-apiserver applies them on decode. nullptr: none.
   void (*crd_defaults)(Node* object, std::vector<PatchOp>* patch);
   /// The upstream mutating webhook's defaults (with its default settings), on a CRD-defaulted
