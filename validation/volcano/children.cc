@@ -15,9 +15,6 @@ namespace jobset {
 
 namespace {
 
-// More pods than this is not a manifest anyone reviews: refuse rather than print millions.
-constexpr int64_t kMaxPods = 100000;
-
 const Node* MapAt(const Node* n, std::string_view key) {
   if (n == nullptr || !n->is_map()) return nullptr;
   const Node* v = n->Find(key);
@@ -130,30 +127,8 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
     return result;
   }
   const Node* tasks = SeqAt(spec, "tasks");
-  std::string names;
-  bool found = false;
-  int64_t total = 0;
-  if (tasks) {
-    for (const Node& t : tasks->items) {
-      if (!t.is_map()) continue;
-      std::string tname(t.StringOr("name"));
-      names += (names.empty() ? "" : ", ") + tname;
-      found = found || tname == options.only;
-      const Node* r = t.Find("replicas");
-      if ((options.only.empty() || tname == options.only) && r && r->is_int() && r->integer > 0)
-        total += std::min<int64_t>(r->integer, kMaxPods + 1);
-    }
-  }
-  if (!options.only.empty() && !found) {
-    result.error = "Volcano Job " + name + " has no task \"" + options.only + "\"" +
-                   (names.empty() ? "" : " (it has " + names + ")");
-    return result;
-  }
-  if (total > kMaxPods) {
-    result.error = "Volcano Job " + name + " has " + std::to_string(total) +
-                   " pods or more; render stops at " + std::to_string(kMaxPods);
-    return result;
-  }
+  result.error = CheckChildGroups(tasks, "replicas", options, "Volcano Job " + name, "task");
+  if (!result.error.empty()) return result;
 
   std::string scheduler(spec->StringOr("schedulerName"));
   std::string priority(spec->StringOr("priorityClassName"));
