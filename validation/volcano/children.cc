@@ -36,11 +36,8 @@ Node* EnsureSeq(Node* parent, std::string_view key) {
 Node Str(std::string s) { return Node::String(std::move(s)); }
 
 // The ssh plugin's default key path, SSHAbsolutePath of plugins/ssh/const.go: a path inside the
-// container, written in two pieces so that the repository's check for host paths
-// (tests/standalone_test.sh) does not take it for one.
-constexpr char kSshAbsolutePath[] =
-    "/"
-    "root/.ssh";
+// container.
+constexpr char kSshAbsolutePath[] = "/root/.ssh";
 
 bool EmptyString(const Node* n) { return n == nullptr || !n->is_string() || n->text.empty(); }
 

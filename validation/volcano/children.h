@@ -20,7 +20,7 @@ namespace jobset {
 /// then the plugins of spec.plugins in their written order (upstream iterates a Go map: any
 /// order): `env` (VK_TASK_INDEX, VC_TASK_INDEX), `svc` (hostname and subdomain when unset,
 /// VC_<TASK>_HOSTS and VC_<TASK>_NUM from ConfigMap `<job>-svc` unless --inject-hosts-env=false,
-/// that ConfigMap at /etc/volcano), `ssh` (Secret `<job>-ssh` at root's ~/.ssh or
+/// that ConfigMap at /etc/volcano), `ssh` (Secret `<job>-ssh` at /root/.ssh or
 /// --ssh-key-file-path). The other plugins (pytorch, mpi, tensorflow, ray, ...) are not
 /// rendered: a note names them.
 ///

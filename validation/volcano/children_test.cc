@@ -118,9 +118,7 @@ TEST_CASE("volcano pods: job volumes, env, svc and ssh plugins") {
   CHECK(Names(main.Find("volumeMounts")) == "mpi-000000000000 mpi-svc mpi-ssh");
   CHECK(Text(main.Find("volumeMounts")->items[0], {"mountPath"}) == "/data");
   CHECK(Text(main.Find("volumeMounts")->items[1], {"mountPath"}) == "/etc/volcano");
-  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) ==
-        "/"
-        "root/.ssh");  // SSHAbsolutePath, in two pieces for the host-path check
+  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) == "/root/.ssh");
   // svc: hostname and subdomain.
   CHECK(Text(c.objects[2], {"spec", "hostname"}) == "mpi-mpi-worker-1");
   CHECK(Text(c.objects[2], {"spec", "subdomain"}) == "mpi");
