@@ -10,6 +10,7 @@
 
 #include "validation/core/patch.h"
 #include "validation/volcano/defaults.h"
+#include "validation/volcano/framework_plugins.h"
 
 namespace jobset {
 
@@ -135,14 +136,14 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
   const Node* job_labels = MapAt(meta, "labels");
   const Node* plugins = MapAt(spec, "plugins");
   if (plugins) {
-    std::string skipped;
+    std::string unknown;
     for (const MapEntry& p : plugins->entries) {
-      if (p.key == "env" || p.key == "svc" || p.key == "ssh") continue;
-      skipped += (skipped.empty() ? "" : ", ") + p.key;
+      if (p.key == "env" || p.key == "svc" || p.key == "ssh" || IsFrameworkPlugin(p.key)) continue;
+      unknown += (unknown.empty() ? "" : ", ") + p.key;
     }
-    if (!skipped.empty()) {
-      result.note = "Volcano Job " + name + ": what plugin " + skipped +
-                    " adds to its pods (environment, ports) is not rendered";
+    if (!unknown.empty()) {
+      result.note = "Volcano Job " + name + ": " + unknown +
+                    " is not a Volcano plugin (the webhook rejects the job): not rendered";
     }
   }
   // The job's volumes: claim name and mount path, each PVC once (duplicates are skipped).
@@ -307,6 +308,16 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
           mount.Set("subPath", Str(".ssh"));
           mount.Set("name", Str(secret));
           AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
+        } else if (IsFrameworkPlugin(p.key)) {
+          VolcanoPluginPod plugin_pod{pod_name, task_spec, ix, &pod_spec, &annotations};
+          if (std::string error = ApplyFrameworkPlugin(p.key, p.value, job, &plugin_pod);
+              !error.empty()) {
+            // syncJob returns on the first plugin error, before it creates any pod.
+            result.objects.clear();
+            result.note = "Volcano Job " + name + ": plugin " + p.key + " fails (" + error +
+                          "): the controller creates no pods";
+            return result;
+          }
         }
       }
 

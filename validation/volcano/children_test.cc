@@ -128,7 +128,7 @@ TEST_CASE("volcano pods: job volumes, env, svc and ssh plugins") {
   CHECK(Text(init.Find("env")->items[0], {"value"}) == "0");
 }
 
-TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered, bad input") {
+TEST_CASE("volcano pods: --restarts, --task, plugin flags, an unknown plugin, bad input") {
   ChildObjects r = RenderVolcanoJobPods(ParseOne(kJob), {"mpi-worker", 3});
   REQUIRE(r.objects.size() == 2);
   CHECK(Text(r.objects[0], {"metadata", "annotations", "volcano.sh/job-version"}) == "3");
@@ -141,7 +141,7 @@ TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered,
   flags.replace(
       flags.find("    svc: []\n    ssh: []\n"), 24,
       "    svc: [\"--inject-hosts-env=false\"]\n    ssh: [\"--ssh-key-file-path=/opt/keys\"]\n"
-      "    pytorch: []\n");
+      "    pytorch: []\n    sshd: []\n");
   ChildObjects f = RenderVolcanoJobPods(ParseOne(flags), {});
   REQUIRE(f.objects.size() == 3);
   const Node& main = At(f.objects[0], {"spec", "containers"})->items[0];
@@ -152,7 +152,10 @@ TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered,
             .Find("secret")
             ->Find("defaultMode")
             ->integer == 0644);
-  CHECK(f.note.find("pytorch") != std::string::npos);
+  // pytorch is rendered (without its master task it adds nothing); sshd is no plugin.
+  CHECK(
+      f.note ==
+      "Volcano Job mpi: sshd is not a Volcano plugin (the webhook rejects the job): not rendered");
 
   CHECK_FALSE(RenderVolcanoJobPods(ParseOne("kind: Job\n"), {}).error.empty());
   ChildObjects odd = RenderVolcanoJobPods(
