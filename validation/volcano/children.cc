@@ -1,6 +1,5 @@
 #include "validation/volcano/children.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string>

@@ -1,7 +1,6 @@
 #include "validation/volcano/framework_plugins.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <utility>
 #include <vector>
