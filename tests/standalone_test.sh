@@ -38,25 +38,48 @@ else
   }
 fi
 
+# Prints a FAIL line for each hit of a pattern in the files named (NUL-separated) on standard
+# input; returns the number of hits (at most 255 as a status; 0 when clean).
+scan() {
+  local files=() f p hit text fail=0
+  while IFS= read -r -d '' f; do files+=("$f"); done
+  [ ${#files[@]} -gt 0 ] || return 0
+  for p in "${patterns[@]}"; do
+    while IFS= read -r hit; do
+      [ -n "$hit" ] || continue
+      if [ "$p" = "$machine_path" ]; then
+        # file:line:text; the text without its container paths must still point outside.
+        text=${hit#*:}
+        text=${text#*:}
+        printf '%s\n' "$text" | sed -E "s#${container_paths}##g" | grep -qE -- "$p" || continue
+      fi
+      echo "FAIL: points outside the repository: $hit" | cut -c1-200
+      fail=$((fail + 1))
+    done < <(printf '%s\0' "${files[@]}" | LC_ALL=C.UTF-8 xargs -0 grep -InHE -- "$p" 2>/dev/null)
+  done
+  return $((fail > 255 ? 255 : fail))
+}
+
+# First, on made-up lines, that container paths pass and machine paths beside them do not.
+self=$(mktemp -d)
+trap 'rm -rf "$self"' EXIT
+r='ro''ot'
+w='wo''rk'
+printf '%s\n' "mountPath: /$r/.ssh" "path: \"/$r/.ssh/config\"" > "$self/container.txt"
+printf '%s\n' "x /$r/.sshd" "x /$r/other" "mountPath: /$r/.ssh beside /$w/checkout" \
+  > "$self/machine.txt"
+(cd "$self" && printf '%s\0' container.txt | scan >/dev/null) ||
+  { echo "FAIL: the check flags a container path"; exit 1; }
+(cd "$self" && printf '%s\0' machine.txt | scan >/dev/null)
+[ $? = 3 ] || { echo "FAIL: the check misses a machine path next to a container path"; exit 1; }
+
 files=()
 while IFS= read -r -d '' f; do
   [ "$f" = .ci/run ] || [ ! -f "$f" ] || files+=("$f")
 done < <(list)
 checked=${#files[@]}
 fail=0
-for p in "${patterns[@]}"; do
-  while IFS= read -r hit; do
-    [ -n "$hit" ] || continue
-    if [ "$p" = "$machine_path" ]; then
-      # file:line:text; the text without its container paths must still point outside.
-      text=${hit#*:}
-      text=${text#*:}
-      printf '%s\n' "$text" | sed -E "s#${container_paths}##g" | grep -qE -- "$p" || continue
-    fi
-    echo "FAIL: points outside the repository: $hit" | cut -c1-200
-    fail=$((fail + 1))
-  done < <(printf '%s\0' "${files[@]}" | LC_ALL=C.UTF-8 xargs -0 grep -InHE -- "$p" 2>/dev/null)
-done
+printf '%s\0' "${files[@]}" | scan || fail=$?
 
 echo "$checked files checked"
 if [ "$fail" != 0 ]; then
