@@ -308,7 +308,7 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
           mount.Set("name", Str(secret));
           AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
         } else if (IsFrameworkPlugin(p.key)) {
-          VolcanoPluginPod plugin_pod{pod_name, task_spec, ix, &pod_spec, &annotations};
+          VolcanoPluginPod plugin_pod{name, pod_name, task_spec, ix, &pod_spec, &annotations};
           if (std::string error = ApplyFrameworkPlugin(p.key, p.value, job, &plugin_pod);
               !error.empty()) {
             // syncJob returns on the first plugin error, before it creates any pod.

@@ -247,7 +247,7 @@ void Pytorch(const Node& args, const Node& job, VolcanoPluginPod* pod) {
   std::vector<const Node*> tasks = Tasks(job);
   int master_index = TaskIndex(tasks, master);
   if (master_index == -1) return;
-  const std::string job_name(job.Find("metadata")->StringOr("name"));
+  const std::string& job_name = pod->job;
   const std::string addr = DomainName(*tasks[master_index], job_name, 0);
   const std::string p = std::to_string(port);
   if (pod->task_key == worker && Flag(flags, "wait-master-enabled").on) {
@@ -313,7 +313,7 @@ void Tensorflow(const Node& args, const Node& job, VolcanoPluginPod* pod) {
   const std::vector<std::string_view> roles = {"ps", "worker", "chief", "evaluator"};
   std::vector<std::string> hosts(roles.size());
   std::vector<bool> set(roles.size(), false);
-  const std::string job_name(job.Find("metadata")->StringOr("name"));
+  const std::string& job_name = pod->job;
   const std::string port = std::to_string(Flag(flags, "port").number);
   for (const Node* t : tasks) {
     std::string_view name = t->StringOr("name");
@@ -356,7 +356,7 @@ void Mpi(const Node& args, const Node& job, VolcanoPluginPod* pod) {
     int w = TaskIndex(tasks, Flag(flags, "worker").text);
     if (w == -1) return;
     const Node& worker = *tasks[w];
-    const std::string job_name(job.Find("metadata")->StringOr("name"));
+    const std::string& job_name = pod->job;
     const bool fixed_host = !TemplateSpecString(worker, "hostname").empty();
     for (int64_t i = 0; i < Replicas(worker); ++i) {
       if (i > 0) hosts += ",";
@@ -383,7 +383,7 @@ std::string Ray(const Node& args, const Node& job, VolcanoPluginPod* pod) {
       IntFlag("clientPort", 10001)};
   ParseGoFlags(args, &flags);
   std::vector<const Node*> tasks = Tasks(job);
-  const std::string job_name(job.Find("metadata")->StringOr("name"));
+  const std::string& job_name = pod->job;
   const std::string& head = Flag(flags, "head").text;
   int h = TaskIndex(tasks, head);
   if (h == -1) return "job " + job_name + " doesn't have head task " + head;

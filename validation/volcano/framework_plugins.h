@@ -14,6 +14,7 @@ namespace jobset {
 
 /// A Pod as a plugin's OnPodCreate sees it: built by createJobPod, not yet created.
 struct VolcanoPluginPod {
+  std::string job;              ///< The Job's name (as render names it: see RenderVolcanoJobPods).
   std::string name;             ///< `<job>-<task>-<index>`.
   std::string task_key;         ///< The volcano.sh/task-spec annotation (GetTaskKey).
   int64_t index = 0;            ///< The replica index within its task.

@@ -89,6 +89,11 @@ TEST_CASE("pytorch plugin: master address, port, world size and ranks on every c
   CHECK(Env(own.objects[1])[0] == "MASTER_ADDR=boss.net");
   CHECK(Env(own.objects[1])[1] == "MASTER_PORT=29500");
 
+  // A Job named by generateName: the address uses the name its pods get.
+  std::string generated = Job("{pytorch: []}", "[" + Task("master", 1) + "]");
+  generated.replace(generated.find("{name: j}"), 9, "{generateName: g-}");
+  CHECK(Env(Render(generated).objects[0])[0] == "MASTER_ADDR=g-xxxxx-master-0.g-xxxxx");
+
   // No master task: the plugin adds nothing.
   ChildObjects none = Render(Job("{pytorch: [], svc: []}", "[" + Task("worker", 1) + "]"));
   CHECK(Ports(none.objects[0]).empty());
