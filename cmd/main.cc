@@ -186,8 +186,9 @@ Values only the cluster knows are placeholders: every uid is
 00000000-0000-0000-0000-000000000000, an object without a namespace gets none (job keys use
 "default"), a Volcano volume's 12 random characters are its index. JobSet feature gates are off.
 
-Exit status: 0, or 2 for an unreadable file, a file without a JobSet, Volcano Job or Framework,
-or an object that cannot be rendered (no name, no such replicated job); then nothing is printed.
+Exit status: 0; 1 when a file's objects have no children (no spec, no tasks, managed by another
+controller); 2 for an unreadable file, a file without a JobSet, Volcano Job or Framework, or an
+object that cannot be rendered (no name, no such replicated job). With 1 or 2 nothing is printed.
 )";
 
 const char kNetcheckExamples[] = R"(

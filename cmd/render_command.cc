@@ -50,6 +50,7 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
   ChildOptions options{flags.only, flags.restarts};
   std::vector<Node> children;
   std::vector<std::string> notes;
+  std::vector<std::string> empty_files;  // "FILE: nothing to render[: why]"
   for (const std::string& path : flags.paths) {
     SourceFile file;
     std::string error;
@@ -62,6 +63,8 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
       return 2;
     }
     int rendered = 0;
+    const size_t children_before = children.size();
+    std::string why;  // the notes of this file's objects
     for (const Document& doc : file.documents) {
       for (const Finding& p : doc.problems) {
         if (p.severity != Severity::kError) continue;
@@ -78,7 +81,10 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
           err << "error: " << path << ":" << object->mark.line << ": " << c.error << "\n";
           return 2;
         }
-        if (!c.note.empty()) notes.push_back(path + ": " + c.note);
+        if (!c.note.empty()) {
+          notes.push_back(path + ": " + c.note);
+          why += (why.empty() ? "" : "; ") + c.note;
+        }
         for (Node& child : c.objects) children.push_back(std::move(child));
         ++rendered;
       }
@@ -87,6 +93,13 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
       err << "error: " << path << ": no " << SupportedKindsText() << " in this file\n";
       return 2;
     }
+    if (children.size() == children_before) {
+      empty_files.push_back(path + ": nothing to render" + (why.empty() ? "" : ": " + why));
+    }
+  }
+  if (!empty_files.empty()) {
+    for (const std::string& e : empty_files) err << "error: " << e << "\n";
+    return 1;
   }
   for (const std::string& note : notes) err << "note: " << note << "\n";
   if (flags.output == "json") {

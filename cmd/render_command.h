@@ -19,9 +19,11 @@ struct RenderFlags {
 
 /// Renders the children of every JobSet, Volcano Job and Framework of the files (documents of
 /// other kinds are skipped): a YAML stream (`---` between objects) or one JSON List. Exit status
-/// 0; 2 with a message on `err` for an unreadable or unparsable file, a file without any
-/// supported object, or an object that cannot be rendered (no name, no such replicated job);
-/// then nothing is printed.
+/// 0; 1 when the objects of a file have no children (no spec, no tasks, another controller
+/// manages them), with `error: FILE: nothing to render: <why>` on `err`; 2 with a message on
+/// `err` for an unreadable or unparsable file, a file without any supported object, or an
+/// object that cannot be rendered (no name, no such replicated job). With 1 or 2 nothing is
+/// printed on `out`.
 int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err);
 
 }  // namespace jobset

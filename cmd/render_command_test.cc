@@ -132,6 +132,37 @@ TEST_CASE("render: usage errors name the file, exit 2, print nothing") {
   CHECK(no_rjob.err == "error: " + js + ":1: JobSet a has no replicated job \"x\" (it has w)\n");
 }
 
+TEST_CASE("render: a file whose objects have no children exits 1 and names the file") {
+  std::string none = Temp("nospec.yaml",
+                          "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n"
+                          "---\napiVersion: frameworkcontroller.microsoft.com/v1\nkind: Framework\n"
+                          "metadata: {name: f}\n");
+  Run r = Render({none});
+  CHECK(r.status == 1);
+  CHECK(r.out == "");
+  CHECK(r.err == "error: " + none +
+                     ": nothing to render: Volcano Job v has no spec: no pods; Framework f has no "
+                     "task roles: no pods\n");
+
+  // With a file that renders: still 1, and nothing printed.
+  std::string js = Temp("some.yaml",
+                        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: "
+                        "a}\nspec: {replicatedJobs: [{name: w, template: {}}]}\n");
+  Run both = Render({js, none});
+  CHECK(both.status == 1);
+  CHECK(both.out == "");
+  CHECK(both.err.find("error: " + none + ": nothing to render") == 0);
+  CHECK(Render({js}).status == 0);
+
+  // A task of no replicas: nothing, and no note to tell why.
+  std::string zero = Temp("zero.yaml",
+                          "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n"
+                          "spec: {tasks: [{name: t, replicas: 0, template: {}}]}\n");
+  Run z = Render({zero}, "yaml", "t");
+  CHECK(z.status == 1);
+  CHECK(z.err == "error: " + zero + ": nothing to render\n");
+}
+
 TEST_CASE("render: every JobSet, Volcano Job and Framework of examples/ renders") {
   CHECK(RenderAll({JOBSET_SOURCE_DIR "/examples"}) >= 15);
 }

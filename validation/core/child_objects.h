@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "validation/core/node.h"
@@ -37,5 +38,20 @@ inline constexpr char kPlaceholderUid[] = "00000000-0000-0000-0000-000000000000"
 /// The namespace a child is hashed or named with when its parent names none: kubectl sends
 /// such an object to the context's namespace, "default" unless configured.
 inline constexpr char kPlaceholderNamespace[] = "default";
+
+/// More pods than this (over the groups `ChildOptions::only` selects) is not a manifest anyone
+/// reviews: render refuses rather than print millions.
+inline constexpr int64_t kMaxChildPods = 100000;
+
+/// Checks the groups of a parent's Pods (a Volcano Job's tasks, a Framework's task roles)
+/// against `options` before anything is rendered: `options.only`, when set, must name one of
+/// them, and the groups it selects (all when empty) may hold at most kMaxChildPods Pods.
+/// `groups` is the sequence of groups (null when absent), each a mapping with a `name` and the
+/// number of Pods at `count_key` (`replicas`, `taskNumber`); `parent` names the object
+/// ("Volcano Job mpi") and `group` a group ("task"). Returns the error for ChildObjects::error,
+/// or "" when rendering may go on.
+std::string CheckChildGroups(const Node* groups, std::string_view count_key,
+                             const ChildOptions& options, std::string_view parent,
+                             std::string_view group);
 
 }  // namespace jobset

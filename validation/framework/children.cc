@@ -1,6 +1,5 @@
 #include "validation/framework/children.h"
 
-#include <algorithm>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,9 +10,6 @@
 namespace jobset {
 
 namespace {
-
-// More pods than this is not a manifest anyone reviews: refuse rather than print millions.
-constexpr int64_t kMaxPods = 100000;
 
 const Node* MapAt(const Node* n, std::string_view key) {
   if (n == nullptr || !n->is_map()) return nullptr;
@@ -92,28 +88,8 @@ ChildObjects RenderFrameworkPods(const Node& fw, const ChildOptions& options) {
     }
     return result;
   }
-  std::string names;
-  bool found = false;
-  int64_t total = 0;
-  for (const Node& r : roles->items) {
-    if (!r.is_map()) continue;
-    std::string role(r.StringOr("name"));
-    names += (names.empty() ? "" : ", ") + role;
-    found = found || role == options.only;
-    const Node* n = r.Find("taskNumber");
-    if ((options.only.empty() || role == options.only) && n && n->is_int() && n->integer > 0)
-      total += std::min<int64_t>(n->integer, kMaxPods + 1);
-  }
-  if (!options.only.empty() && !found) {
-    result.error = "Framework " + name + " has no task role \"" + options.only + "\"" +
-                   (names.empty() ? "" : " (it has " + names + ")");
-    return result;
-  }
-  if (total > kMaxPods) {
-    result.error = "Framework " + name + " has " + std::to_string(total) +
-                   " pods or more; render stops at " + std::to_string(kMaxPods);
-    return result;
-  }
+  result.error = CheckChildGroups(roles, "taskNumber", options, "Framework " + name, "task role");
+  if (!result.error.empty()) return result;
 
   std::string configmap = name + "-attempt";  // GetConfigMapName
   std::string attempt = std::to_string(options.restarts);

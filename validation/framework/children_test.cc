@@ -4,32 +4,11 @@
 
 #include <string>
 
-#include "validation/core/loader.h"
+#include "tests/children_test_util.h"
 
 namespace jobset {
 
 namespace {
-
-Node Parse(const std::string& text) {
-  SourceFile f = ParseSource("t.yaml", text);
-  REQUIRE(f.documents.size() == 1);
-  REQUIRE(f.documents[0].parsed);
-  return f.documents[0].root;
-}
-
-const Node* At(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* cur = &n;
-  for (std::string_view k : keys) {
-    if (cur == nullptr || !cur->is_map()) return nullptr;
-    cur = cur->Find(k);
-  }
-  return cur;
-}
-
-std::string Text(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* v = At(n, keys);
-  return v && v->is_string() ? v->text : "<absent>";
-}
 
 const char kFramework[] = R"y(apiVersion: frameworkcontroller.microsoft.com/v1
 kind: Framework
@@ -63,7 +42,7 @@ spec:
 }  // namespace
 
 TEST_CASE("framework pods: one Pod per task, named <framework>-<taskrole>-<index>") {
-  ChildObjects c = RenderFrameworkPods(Parse(kFramework), {});
+  ChildObjects c = RenderFrameworkPods(ParseOne(kFramework), {});
   REQUIRE(c.error.empty());
   REQUIRE(c.objects.size() == 3);
   CHECK(Text(c.objects[0], {"metadata", "name"}) == "tf-ps-0");
@@ -76,7 +55,7 @@ TEST_CASE("framework pods: one Pod per task, named <framework>-<taskrole>-<index
 }
 
 TEST_CASE("framework pods: placeholders, annotations, labels, env, terminationMessagePolicy") {
-  ChildObjects c = RenderFrameworkPods(Parse(kFramework), {});
+  ChildObjects c = RenderFrameworkPods(ParseOne(kFramework), {});
   REQUIRE(c.objects.size() == 3);
   const Node& ps = c.objects[0];
   const Node& main = At(ps, {"spec", "containers"})->items[0];
@@ -102,22 +81,23 @@ TEST_CASE("framework pods: placeholders, annotations, labels, env, terminationMe
 }
 
 TEST_CASE("framework pods: --restarts, --task, bad input") {
-  ChildObjects r = RenderFrameworkPods(Parse(kFramework), {"worker", 4});
+  ChildObjects r = RenderFrameworkPods(ParseOne(kFramework), {"worker", 4});
   REQUIRE(r.objects.size() == 2);
   CHECK(Text(r.objects[1], {"metadata", "annotations", "FC_FRAMEWORK_ATTEMPT_ID"}) == "4");
   CHECK(Text(r.objects[1], {"metadata", "annotations", "FC_FRAMEWORK_ATTEMPT_INSTANCE_UID"}) ==
         std::string("4_") + kPlaceholderUid);
   CHECK(Text(r.objects[1], {"metadata", "annotations", "FC_TASK_ATTEMPT_ID"}) == "0");
-  CHECK(RenderFrameworkPods(Parse(kFramework), {"chief", 0}).error ==
+  CHECK(RenderFrameworkPods(ParseOne(kFramework), {"chief", 0}).error ==
         "Framework tf has no task role \"chief\" (it has ps, worker)");
-  ChildObjects none = RenderFrameworkPods(Parse("kind: Framework\nmetadata: {name: x}\n"), {});
+  ChildObjects none = RenderFrameworkPods(ParseOne("kind: Framework\nmetadata: {name: x}\n"), {});
   CHECK(none.error.empty());
   CHECK(none.objects.empty());
   CHECK(none.note == "Framework x has no task roles: no pods");
-  CHECK_FALSE(RenderFrameworkPods(Parse("kind: Framework\n"), {}).error.empty());
+  CHECK_FALSE(RenderFrameworkPods(ParseOne("kind: Framework\n"), {}).error.empty());
   ChildObjects odd = RenderFrameworkPods(
-      Parse("kind: Framework\nmetadata: {name: x}\nspec: {taskRoles: [1, {name: a, taskNumber: "
-            "1, task: {pod: {metadata: {ownerReferences: 1}, spec: {containers: [1, {}]}}}}]}\n"),
+      ParseOne(
+          "kind: Framework\nmetadata: {name: x}\nspec: {taskRoles: [1, {name: a, taskNumber: "
+          "1, task: {pod: {metadata: {ownerReferences: 1}, spec: {containers: [1, {}]}}}}]}\n"),
       {});
   CHECK(odd.error.empty());
   CHECK(odd.objects.size() == 1);

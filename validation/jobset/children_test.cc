@@ -4,35 +4,12 @@
 
 #include <string>
 
-#include "validation/core/loader.h"
+#include "tests/children_test_util.h"
 #include "validation/core/sha1.h"
 
 namespace jobset {
 
 namespace {
-
-Node Parse(const std::string& text) {
-  SourceFile f = ParseSource("t.yaml", text);
-  REQUIRE(f.documents.size() == 1);
-  REQUIRE(f.documents[0].parsed);
-  return f.documents[0].root;
-}
-
-// The value at a dotted path of keys ("metadata.labels"), or nullptr; a key holding dots is
-// looked up with Key().
-const Node* At(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* cur = &n;
-  for (std::string_view k : keys) {
-    if (cur == nullptr || !cur->is_map()) return nullptr;
-    cur = cur->Find(k);
-  }
-  return cur;
-}
-
-std::string Text(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* v = At(n, keys);
-  return v && v->is_string() ? v->text : "<absent>";
-}
 
 const char kJobSet[] = R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -65,7 +42,7 @@ spec:
 }  // namespace
 
 TEST_CASE("jobset children: the headless Service, then one Job per replica, named as upstream") {
-  ChildObjects c = RenderJobSetChildren(Parse(kJobSet), {});
+  ChildObjects c = RenderJobSetChildren(ParseOne(kJobSet), {});
   REQUIRE(c.error.empty());
   REQUIRE(c.objects.size() == 5);
   const Node& svc = c.objects[0];
@@ -85,7 +62,7 @@ TEST_CASE("jobset children: the headless Service, then one Job per replica, name
 }
 
 TEST_CASE("jobset children: the controller's labels and annotations on the Job and its pods") {
-  ChildObjects c = RenderJobSetChildren(Parse(kJobSet), {});
+  ChildObjects c = RenderJobSetChildren(ParseOne(kJobSet), {});
   REQUIRE(c.objects.size() == 5);
   const Node& job = c.objects[3];  // pytorch-workers-1
   for (const char* where : {"job", "pod"}) {
@@ -134,7 +111,7 @@ TEST_CASE("jobset children: --restarts N, suspend, the coordinator, the network 
   text.replace(text.find("spec:\n  replicatedJobs"), 5,
                "spec:\n  suspend: true\n  network: {subdomain: net}\n"
                "  coordinator: {replicatedJob: driver}\n ");
-  ChildObjects c = RenderJobSetChildren(Parse(text), {"", 2});
+  ChildObjects c = RenderJobSetChildren(ParseOne(text), {"", 2});
   REQUIRE(c.error.empty());
   REQUIRE(c.objects.size() == 5);
   CHECK(Text(c.objects[0], {"metadata", "name"}) == "net");
@@ -154,7 +131,7 @@ TEST_CASE("jobset children: exclusive placement by nodeSelector adds the selecto
                "  namespace: ml\n  annotations:\n"
                "    alpha.jobset.sigs.k8s.io/exclusive-topology: cloud.google.com/gke-nodepool\n"
                "    alpha.jobset.sigs.k8s.io/node-selector: \"true\"\n");
-  ChildObjects c = RenderJobSetChildren(Parse(text), {});
+  ChildObjects c = RenderJobSetChildren(ParseOne(text), {});
   REQUIRE(c.objects.size() == 5);
   const Node& job = c.objects[2];  // pytorch-workers-0
   CHECK(Text(job, {"metadata", "annotations", "alpha.jobset.sigs.k8s.io/exclusive-topology"}) ==
@@ -173,13 +150,13 @@ TEST_CASE("jobset children: exclusive placement by nodeSelector adds the selecto
   affinity.replace(affinity.find("  namespace: ml\n"), 15,
                    "  namespace: ml\n  annotations:\n"
                    "    alpha.jobset.sigs.k8s.io/exclusive-topology: zone\n");
-  ChildObjects a = RenderJobSetChildren(Parse(affinity), {});
+  ChildObjects a = RenderJobSetChildren(ParseOne(affinity), {});
   CHECK(At(a.objects[2], {"spec", "template", "spec", "nodeSelector"}) == nullptr);
   CHECK(At(a.objects[2], {"spec", "template", "spec", "tolerations"}) == nullptr);
 }
 
 TEST_CASE("jobset children: volume claim policies give PVCs and the volumes mounted") {
-  Node js = Parse(R"(apiVersion: jobset.x-k8s.io/v1alpha2
+  Node js = ParseOne(R"(apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
 metadata: {name: ckpt}
 spec:
@@ -217,11 +194,11 @@ spec:
 }
 
 TEST_CASE("jobset children: one replicated job, DNS hostnames off, managedBy, bad input") {
-  ChildObjects only = RenderJobSetChildren(Parse(kJobSet), {"workers", 0});
+  ChildObjects only = RenderJobSetChildren(ParseOne(kJobSet), {"workers", 0});
   REQUIRE(only.objects.size() == 3);
   CHECK(Text(only.objects[0], {"metadata", "name"}) == "pytorch-workers-0");
 
-  ChildObjects missing = RenderJobSetChildren(Parse(kJobSet), {"worker", 0});
+  ChildObjects missing = RenderJobSetChildren(ParseOne(kJobSet), {"worker", 0});
   CHECK(missing.objects.empty());
   CHECK(missing.error ==
         "JobSet pytorch has no replicated job \"worker\" (it has driver, workers)");
@@ -229,7 +206,7 @@ TEST_CASE("jobset children: one replicated job, DNS hostnames off, managedBy, ba
   std::string off = kJobSet;
   off.replace(off.find("spec:\n  replicatedJobs"), 5,
               "spec:\n  network: {enableDNSHostnames: false}\n ");
-  ChildObjects no_dns = RenderJobSetChildren(Parse(off), {});
+  ChildObjects no_dns = RenderJobSetChildren(ParseOne(off), {});
   REQUIRE(no_dns.objects.size() == 4);
   CHECK(Text(no_dns.objects[0], {"kind"}) == "Job");
   CHECK(At(no_dns.objects[0], {"spec", "template", "spec", "subdomain"}) == nullptr);
@@ -237,24 +214,24 @@ TEST_CASE("jobset children: one replicated job, DNS hostnames off, managedBy, ba
   std::string managed = kJobSet;
   managed.replace(managed.find("spec:\n  replicatedJobs"), 5,
                   "spec:\n  managedBy: kueue.x-k8s.io/multikueue\n ");
-  ChildObjects other = RenderJobSetChildren(Parse(managed), {});
+  ChildObjects other = RenderJobSetChildren(ParseOne(managed), {});
   CHECK(other.objects.empty());
   CHECK(other.error.empty());
   CHECK(other.note.find("kueue.x-k8s.io/multikueue") != std::string::npos);
 
   CHECK_FALSE(
-      RenderJobSetChildren(Parse("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"), {})
+      RenderJobSetChildren(ParseOne("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"), {})
           .error.empty());
-  ChildObjects no_spec = RenderJobSetChildren(Parse("kind: JobSet\nmetadata: {name: a}\n"), {});
+  ChildObjects no_spec = RenderJobSetChildren(ParseOne("kind: JobSet\nmetadata: {name: a}\n"), {});
   CHECK(no_spec.error.empty());
   CHECK(no_spec.objects.empty());
   CHECK(no_spec.note == "JobSet a has no spec: no children");
-  CHECK_FALSE(RenderJobSetChildren(Parse("[1, 2]"), {}).error.empty());
+  CHECK_FALSE(RenderJobSetChildren(ParseOne("[1, 2]"), {}).error.empty());
   // Every field of the wrong type: rendered without a crash.
   ChildObjects odd = RenderJobSetChildren(
-      Parse("kind: JobSet\nmetadata: {name: x, annotations: 3}\nspec:\n  network: 1\n"
-            "  replicatedJobs: [7, {name: a, replicas: \"2\", template: {metadata: 1, spec: "
-            "{template: {metadata: {labels: []}, spec: []}}}}]\n"),
+      ParseOne("kind: JobSet\nmetadata: {name: x, annotations: 3}\nspec:\n  network: 1\n"
+               "  replicatedJobs: [7, {name: a, replicas: \"2\", template: {metadata: 1, spec: "
+               "{template: {metadata: {labels: []}, spec: []}}}}]\n"),
       {});
   CHECK(odd.error.empty());
 }
@@ -262,7 +239,7 @@ TEST_CASE("jobset children: one replicated job, DNS hostnames off, managedBy, ba
 TEST_CASE("jobset children: a huge replica count is refused, not rendered") {
   std::string text = kJobSet;
   text.replace(text.find("replicas: 3"), 11, "replicas: 2000000000");
-  ChildObjects c = RenderJobSetChildren(Parse(text), {});
+  ChildObjects c = RenderJobSetChildren(ParseOne(text), {});
   CHECK(c.objects.empty());
   CHECK(c.error.find("render stops at 100000") != std::string::npos);
 }

@@ -1,6 +1,5 @@
 #include "validation/volcano/children.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string>
@@ -10,13 +9,11 @@
 
 #include "validation/core/patch.h"
 #include "validation/volcano/defaults.h"
+#include "validation/volcano/framework_plugins.h"
 
 namespace jobset {
 
 namespace {
-
-// More pods than this is not a manifest anyone reviews: refuse rather than print millions.
-constexpr int64_t kMaxPods = 100000;
 
 const Node* MapAt(const Node* n, std::string_view key) {
   if (n == nullptr || !n->is_map()) return nullptr;
@@ -39,11 +36,8 @@ Node* EnsureSeq(Node* parent, std::string_view key) {
 Node Str(std::string s) { return Node::String(std::move(s)); }
 
 // The ssh plugin's default key path, SSHAbsolutePath of plugins/ssh/const.go: a path inside the
-// container, written in two pieces so that the repository's check for host paths
-// (tests/standalone_test.sh) does not take it for one.
-constexpr char kSshAbsolutePath[] =
-    "/"
-    "root/.ssh";
+// container.
+constexpr char kSshAbsolutePath[] = "/root/.ssh";
 
 bool EmptyString(const Node* n) { return n == nullptr || !n->is_string() || n->text.empty(); }
 
@@ -130,30 +124,8 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
     return result;
   }
   const Node* tasks = SeqAt(spec, "tasks");
-  std::string names;
-  bool found = false;
-  int64_t total = 0;
-  if (tasks) {
-    for (const Node& t : tasks->items) {
-      if (!t.is_map()) continue;
-      std::string tname(t.StringOr("name"));
-      names += (names.empty() ? "" : ", ") + tname;
-      found = found || tname == options.only;
-      const Node* r = t.Find("replicas");
-      if ((options.only.empty() || tname == options.only) && r && r->is_int() && r->integer > 0)
-        total += std::min<int64_t>(r->integer, kMaxPods + 1);
-    }
-  }
-  if (!options.only.empty() && !found) {
-    result.error = "Volcano Job " + name + " has no task \"" + options.only + "\"" +
-                   (names.empty() ? "" : " (it has " + names + ")");
-    return result;
-  }
-  if (total > kMaxPods) {
-    result.error = "Volcano Job " + name + " has " + std::to_string(total) +
-                   " pods or more; render stops at " + std::to_string(kMaxPods);
-    return result;
-  }
+  result.error = CheckChildGroups(tasks, "replicas", options, "Volcano Job " + name, "task");
+  if (!result.error.empty()) return result;
 
   std::string scheduler(spec->StringOr("schedulerName"));
   std::string priority(spec->StringOr("priorityClassName"));
@@ -163,14 +135,14 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
   const Node* job_labels = MapAt(meta, "labels");
   const Node* plugins = MapAt(spec, "plugins");
   if (plugins) {
-    std::string skipped;
+    std::string unknown;
     for (const MapEntry& p : plugins->entries) {
-      if (p.key == "env" || p.key == "svc" || p.key == "ssh") continue;
-      skipped += (skipped.empty() ? "" : ", ") + p.key;
+      if (p.key == "env" || p.key == "svc" || p.key == "ssh" || IsFrameworkPlugin(p.key)) continue;
+      unknown += (unknown.empty() ? "" : ", ") + p.key;
     }
-    if (!skipped.empty()) {
-      result.note = "Volcano Job " + name + ": what plugin " + skipped +
-                    " adds to its pods (environment, ports) is not rendered";
+    if (!unknown.empty()) {
+      result.note = "Volcano Job " + name + ": " + unknown +
+                    " is not a Volcano plugin (the webhook rejects the job): not rendered";
     }
   }
   // The job's volumes: claim name and mount path, each PVC once (duplicates are skipped).
@@ -335,6 +307,16 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
           mount.Set("subPath", Str(".ssh"));
           mount.Set("name", Str(secret));
           AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
+        } else if (IsFrameworkPlugin(p.key)) {
+          VolcanoPluginPod plugin_pod{name, pod_name, task_spec, ix, &pod_spec, &annotations};
+          if (std::string error = ApplyFrameworkPlugin(p.key, p.value, job, &plugin_pod);
+              !error.empty()) {
+            // syncJob returns on the first plugin error, before it creates any pod.
+            result.objects.clear();
+            result.note = "Volcano Job " + name + ": plugin " + p.key + " fails (" + error +
+                          "): the controller creates no pods";
+            return result;
+          }
         }
       }
 

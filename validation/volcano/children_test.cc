@@ -4,32 +4,11 @@
 
 #include <string>
 
-#include "validation/core/loader.h"
+#include "tests/children_test_util.h"
 
 namespace jobset {
 
 namespace {
-
-Node Parse(const std::string& text) {
-  SourceFile f = ParseSource("t.yaml", text);
-  REQUIRE(f.documents.size() == 1);
-  REQUIRE(f.documents[0].parsed);
-  return f.documents[0].root;
-}
-
-const Node* At(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* cur = &n;
-  for (std::string_view k : keys) {
-    if (cur == nullptr || !cur->is_map()) return nullptr;
-    cur = cur->Find(k);
-  }
-  return cur;
-}
-
-std::string Text(const Node& n, std::initializer_list<std::string_view> keys) {
-  const Node* v = At(n, keys);
-  return v && v->is_string() ? v->text : "<absent>";
-}
 
 // The names of a container's env (or volumeMounts) list, space-separated.
 std::string Names(const Node* list) {
@@ -77,7 +56,7 @@ spec:
 }  // namespace
 
 TEST_CASE("volcano pods: one Pod per task replica, named <job>-<task>-<index>") {
-  ChildObjects c = RenderVolcanoJobPods(Parse(kJob), {});
+  ChildObjects c = RenderVolcanoJobPods(ParseOne(kJob), {});
   REQUIRE(c.error.empty());
   CHECK(c.note.empty());
   REQUIRE(c.objects.size() == 3);
@@ -96,7 +75,7 @@ TEST_CASE("volcano pods: one Pod per task replica, named <job>-<task>-<index>") 
 }
 
 TEST_CASE("volcano pods: the controller's labels and annotations, scheduler and priority") {
-  ChildObjects c = RenderVolcanoJobPods(Parse(kJob), {});
+  ChildObjects c = RenderVolcanoJobPods(ParseOne(kJob), {});
   REQUIRE(c.objects.size() == 3);
   const Node& w1 = c.objects[2];
   CHECK(Text(w1, {"metadata", "annotations", "volcano.sh/task-index"}) == "1");
@@ -121,7 +100,7 @@ TEST_CASE("volcano pods: the controller's labels and annotations, scheduler and 
 }
 
 TEST_CASE("volcano pods: job volumes, env, svc and ssh plugins") {
-  ChildObjects c = RenderVolcanoJobPods(Parse(kJob), {});
+  ChildObjects c = RenderVolcanoJobPods(ParseOne(kJob), {});
   REQUIRE(c.objects.size() == 3);
   const Node& master = c.objects[0];
   const Node* volumes = At(master, {"spec", "volumes"});
@@ -139,9 +118,7 @@ TEST_CASE("volcano pods: job volumes, env, svc and ssh plugins") {
   CHECK(Names(main.Find("volumeMounts")) == "mpi-000000000000 mpi-svc mpi-ssh");
   CHECK(Text(main.Find("volumeMounts")->items[0], {"mountPath"}) == "/data");
   CHECK(Text(main.Find("volumeMounts")->items[1], {"mountPath"}) == "/etc/volcano");
-  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) ==
-        "/"
-        "root/.ssh");  // SSHAbsolutePath, in two pieces for the host-path check
+  CHECK(Text(main.Find("volumeMounts")->items[2], {"mountPath"}) == "/root/.ssh");
   // svc: hostname and subdomain.
   CHECK(Text(c.objects[2], {"spec", "hostname"}) == "mpi-mpi-worker-1");
   CHECK(Text(c.objects[2], {"spec", "subdomain"}) == "mpi");
@@ -151,21 +128,21 @@ TEST_CASE("volcano pods: job volumes, env, svc and ssh plugins") {
   CHECK(Text(init.Find("env")->items[0], {"value"}) == "0");
 }
 
-TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered, bad input") {
-  ChildObjects r = RenderVolcanoJobPods(Parse(kJob), {"mpi-worker", 3});
+TEST_CASE("volcano pods: --restarts, --task, plugin flags, an unknown plugin, bad input") {
+  ChildObjects r = RenderVolcanoJobPods(ParseOne(kJob), {"mpi-worker", 3});
   REQUIRE(r.objects.size() == 2);
   CHECK(Text(r.objects[0], {"metadata", "annotations", "volcano.sh/job-version"}) == "3");
   CHECK(Text(r.objects[0], {"metadata", "annotations", "volcano.sh/job-retry-count"}) == "3");
 
-  ChildObjects missing = RenderVolcanoJobPods(Parse(kJob), {"worker", 0});
+  ChildObjects missing = RenderVolcanoJobPods(ParseOne(kJob), {"worker", 0});
   CHECK(missing.error == "Volcano Job mpi has no task \"worker\" (it has mpimaster, mpi-worker)");
 
   std::string flags = kJob;
   flags.replace(
       flags.find("    svc: []\n    ssh: []\n"), 24,
       "    svc: [\"--inject-hosts-env=false\"]\n    ssh: [\"--ssh-key-file-path=/opt/keys\"]\n"
-      "    pytorch: []\n");
-  ChildObjects f = RenderVolcanoJobPods(Parse(flags), {});
+      "    pytorch: []\n    sshd: []\n");
+  ChildObjects f = RenderVolcanoJobPods(ParseOne(flags), {});
   REQUIRE(f.objects.size() == 3);
   const Node& main = At(f.objects[0], {"spec", "containers"})->items[0];
   CHECK(Names(main.Find("env")) == "OWN VK_TASK_INDEX VC_TASK_INDEX");
@@ -175,12 +152,15 @@ TEST_CASE("volcano pods: --restarts, --task, plugin flags, plugins not rendered,
             .Find("secret")
             ->Find("defaultMode")
             ->integer == 0644);
-  CHECK(f.note.find("pytorch") != std::string::npos);
+  // pytorch is rendered (without its master task it adds nothing); sshd is no plugin.
+  CHECK(
+      f.note ==
+      "Volcano Job mpi: sshd is not a Volcano plugin (the webhook rejects the job): not rendered");
 
-  CHECK_FALSE(RenderVolcanoJobPods(Parse("kind: Job\n"), {}).error.empty());
+  CHECK_FALSE(RenderVolcanoJobPods(ParseOne("kind: Job\n"), {}).error.empty());
   ChildObjects odd = RenderVolcanoJobPods(
-      Parse("kind: Job\nmetadata: {name: x}\nspec: {plugins: [], volumes: 3, tasks: [1, "
-            "{name: t, replicas: 1, template: {spec: {containers: [1, {env: 2}]}}}]}\n"),
+      ParseOne("kind: Job\nmetadata: {name: x}\nspec: {plugins: [], volumes: 3, tasks: [1, "
+               "{name: t, replicas: 1, template: {spec: {containers: [1, {env: 2}]}}}]}\n"),
       {});
   CHECK(odd.error.empty());
   CHECK(odd.objects.size() == 1);
