@@ -9,7 +9,7 @@
 
 #include "validation/core/patch.h"
 #include "validation/volcano/defaults.h"
-#include "validation/volcano/framework_plugins.h"
+#include "validation/volcano/distributed_plugins.h"
 
 namespace jobset {
 
@@ -137,7 +137,8 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
   if (plugins) {
     std::string unknown;
     for (const MapEntry& p : plugins->entries) {
-      if (p.key == "env" || p.key == "svc" || p.key == "ssh" || IsFrameworkPlugin(p.key)) continue;
+      if (p.key == "env" || p.key == "svc" || p.key == "ssh" || IsDistributedPlugin(p.key))
+        continue;
       unknown += (unknown.empty() ? "" : ", ") + p.key;
     }
     if (!unknown.empty()) {
@@ -307,9 +308,9 @@ ChildObjects RenderVolcanoJobPods(const Node& input, const ChildOptions& options
           mount.Set("subPath", Str(".ssh"));
           mount.Set("name", Str(secret));
           AppendToContainers(&pod_spec, "volumeMounts", {mount}, true);
-        } else if (IsFrameworkPlugin(p.key)) {
+        } else if (IsDistributedPlugin(p.key)) {
           VolcanoPluginPod plugin_pod{name, pod_name, task_spec, ix, &pod_spec, &annotations};
-          if (std::string error = ApplyFrameworkPlugin(p.key, p.value, job, &plugin_pod);
+          if (std::string error = ApplyDistributedPlugin(p.key, p.value, job, &plugin_pod);
               !error.empty()) {
             // syncJob returns on the first plugin error, before it creates any pod.
             result.objects.clear();

@@ -1,7 +1,7 @@
 // The Pods the Volcano job controller creates for a Job, with what its plugins add
 // (volcano-sh/volcano@ed72c7c8, pkg/controllers/job/job_controller_actions.go syncJob,
 // job_controller_util.go createJobPod, plugins/env, plugins/svc, plugins/ssh OnPodCreate; the
-// distributed-framework plugins in framework_plugins.h).
+// distributed-framework plugins in distributed_plugins.h).
 #pragma once
 
 #include "validation/core/child_objects.h"
@@ -24,7 +24,7 @@ namespace jobset {
 /// (VK_TASK_INDEX, VC_TASK_INDEX), `svc` (hostname and subdomain when unset, VC_<TASK>_HOSTS and
 /// VC_<TASK>_NUM from ConfigMap `<job>-svc` unless --inject-hosts-env=false, that ConfigMap at
 /// /etc/volcano), `ssh` (Secret `<job>-ssh` at /root/.ssh or --ssh-key-file-path), and pytorch,
-/// tensorflow, mpi, ray and hcclrank as ApplyFrameworkPlugin (framework_plugins.h) describes. A
+/// tensorflow, mpi, ray and hcclrank as ApplyDistributedPlugin (distributed_plugins.h) describes. A
 /// plugin that fails (ray without its head task) leaves the job without pods, and a note says
 /// why; a name that is no Volcano plugin is named in a note. The objects the plugins create
 /// beside the Pods (the svc plugin's Service and ConfigMap, the ssh Secret, ray's head Service)

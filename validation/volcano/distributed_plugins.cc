@@ -1,4 +1,4 @@
-#include "validation/volcano/framework_plugins.h"
+#include "validation/volcano/distributed_plugins.h"
 
 #include <algorithm>
 #include <limits>
@@ -454,13 +454,13 @@ void Hcclrank(const Node& args, const Node& job, VolcanoPluginPod* pod) {
 
 }  // namespace
 
-bool IsFrameworkPlugin(std::string_view plugin) {
+bool IsDistributedPlugin(std::string_view plugin) {
   return plugin == "pytorch" || plugin == "tensorflow" || plugin == "mpi" || plugin == "ray" ||
          plugin == "hcclrank";
 }
 
-std::string ApplyFrameworkPlugin(std::string_view plugin, const Node& args, const Node& job,
-                                 VolcanoPluginPod* pod) {
+std::string ApplyDistributedPlugin(std::string_view plugin, const Node& args, const Node& job,
+                                   VolcanoPluginPod* pod) {
   if (plugin == "pytorch") Pytorch(args, job, pod);
   if (plugin == "tensorflow") Tensorflow(args, job, pod);
   if (plugin == "mpi") Mpi(args, job, pod);

@@ -22,9 +22,9 @@ struct VolcanoPluginPod {
   Node* annotations = nullptr;  ///< The Pod's annotations (a mapping).
 };
 
-/// Whether `plugin` is one of the plugins ApplyFrameworkPlugin models: pytorch, tensorflow,
+/// Whether `plugin` is one of the plugins ApplyDistributedPlugin models: pytorch, tensorflow,
 /// mpi, ray, hcclrank.
-bool IsFrameworkPlugin(std::string_view plugin);
+bool IsDistributedPlugin(std::string_view plugin);
 
 /// Applies plugin `plugin` with its arguments `args` (a sequence of strings, parsed as Go's
 /// flag package parses them: a bad argument stops the parse) to `pod` of the Volcano Job `job`
@@ -48,8 +48,8 @@ bool IsFrameworkPlugin(std::string_view plugin);
 ///   worker.
 /// Returns the plugin's error ("" when none): ray on a job without its head task fails, and the
 /// controller then creates no pod of the job.
-std::string ApplyFrameworkPlugin(std::string_view plugin, const Node& args, const Node& job,
-                                 VolcanoPluginPod* pod);
+std::string ApplyDistributedPlugin(std::string_view plugin, const Node& args, const Node& job,
+                                   VolcanoPluginPod* pod);
 
 /// `s` as Go's encoding/json writes a string: quoted, with `"`, `\`, control characters, `<`,
 /// `>`, `&`, U+2028 and U+2029 escaped.

@@ -1,4 +1,4 @@
-#include "validation/volcano/framework_plugins.h"
+#include "validation/volcano/distributed_plugins.h"
 
 #include <doctest/doctest.h>
 
