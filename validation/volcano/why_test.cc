@@ -274,6 +274,48 @@ TEST_CASE("volcano why: what happens next is the explain table at the current re
   CHECK_FALSE(HasNote(last, "replay to retryCount"));
 }
 
+TEST_CASE(
+    "volcano why: what the controller reads of a failed pod: kubelet eviction, first container") {
+  WorkloadDump dump;
+  std::string error;
+  REQUIRE(ParseWorkloadDump(
+      R"({"kind":"List","items":[
+        {"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","metadata":{"name":"mc"},
+         "spec":{"tasks":[{"name":"w","replicas":2,"template":{}}]},
+         "status":{"state":{"phase":"Running"},"version":0}},
+        {"apiVersion":"v1","kind":"Pod",
+         "metadata":{"name":"mc-w-0","uid":"u0","annotations":{"volcano.sh/job-name":"mc",
+                     "volcano.sh/task-spec":"w","volcano.sh/job-version":"0"}},
+         "spec":{"nodeName":"n1"},
+         "status":{"phase":"Failed","reason":"Evicted","message":"low on memory",
+                   "containerStatuses":[{"name":"main","state":{"terminated":{
+                     "exitCode":137,"reason":"Error","finishedAt":"2026-01-01T00:01:00Z"}}}]}},
+        {"apiVersion":"v1","kind":"Pod",
+         "metadata":{"name":"mc-w-1","uid":"u1","annotations":{"volcano.sh/job-name":"mc",
+                     "volcano.sh/task-spec":"w","volcano.sh/job-version":"0"}},
+         "status":{"phase":"Failed","containerStatuses":[
+           {"name":"sidecar","state":{"terminated":{"exitCode":0,"reason":"Completed"}}},
+           {"name":"main","state":{"terminated":{"exitCode":42,"reason":"Error",
+            "finishedAt":"2026-01-01T00:02:00Z"}}}]}}]})",
+      {}, &dump, &error));
+  const Diagnosis d = Diagnose(dump, "mc");
+  // Failed pods nothing restarts, the job still Running: stuck until someone acts.
+  CHECK(d.health == Health::kStuck);
+  REQUIRE(d.timeline.size() == 1);
+  REQUIRE(d.timeline[0].causes.size() == 2);
+  const FailureCause& evicted = d.timeline[0].causes[0];
+  CHECK(evicted.category == "infrastructure");
+  CHECK(evicted.text.rfind("Evicted by the kubelet on node n1: low on memory; the controller sees "
+                           "PodFailed with exit code 137",
+                           0) == 0);
+  const FailureCause& second = d.timeline[0].causes[1];
+  CHECK(second.category == "application");
+  CHECK(second.text.rfind("container main exited with code 42, but the controller reads the "
+                          "first container (sidecar): exit code 0",
+                          0) == 0);
+  CHECK(second.text.find("PodFailed exit 0: no policy: SyncJob") != std::string::npos);
+}
+
 TEST_CASE("volcano why: a missing Job or spec is an error naming it; a missing status a note") {
   WorkloadDump dump;
   std::string error;
