@@ -452,6 +452,8 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
     const Node* about = e.Find("involvedObject");
     if (about == nullptr) about = e.Find("regarding");
     if (about == nullptr || about->StringOr("kind") != "Pod") continue;
+    std::string_view event_ns = Either(about->StringOr("namespace"), ObjectNamespace(e));
+    if (!d.namespace_name.empty() && !event_ns.empty() && event_ns != d.namespace_name) continue;
     std::string reason = std::string(e.StringOr("reason"));
     if (!KubeletEviction(reason) && !DeletingEviction(reason)) continue;
     std::string pod_name = std::string(about->StringOr("name"));
