@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "validation/framework/replay.h"
@@ -257,6 +258,28 @@ TEST_CASE("framework why: missing attempts are listed, a missing Framework is an
   CHECK(HasNote(d, "status is missing"));
   CHECK(d.timeline.empty());
   CHECK(d.health == Health::kHealthy);
+}
+
+TEST_CASE("framework why: any part of a dump left out still gives an answer, never a crash") {
+  const std::vector<std::pair<std::string, std::string>> dumps = {
+      {"framework-transient-then-success.json", "trainfw"},
+      {"framework-permanent-stops.json", "infer"}};
+  for (const auto& [file, name] : dumps) {
+    const WorkloadDump whole = LoadDump(file);
+    for (size_t left_out = 0; left_out < whole.objects.size(); ++left_out) {
+      CAPTURE(file);
+      CAPTURE(left_out);
+      WorkloadDump part;
+      for (size_t i = 0; i < whole.objects.size(); ++i)
+        if (i != left_out) part.objects.push_back(whole.objects[i]);
+      Diagnosis d;
+      std::string error;
+      const bool ok = DiagnoseFramework(part, name, &d, &error);
+      // Only leaving out the workload itself (its last copy, when there are several) fails.
+      CHECK(ok == error.empty());
+      if (ok) CHECK(!d.state.empty());
+    }
+  }
 }
 
 }  // namespace

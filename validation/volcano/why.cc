@@ -502,16 +502,6 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
   // --- Replay ---------------------------------------------------------------------------------
   VolcanoState state = StartState(job, pods, records, &d.notes);
   const Node* created = Path(object, {"metadata", "creationTimestamp"});
-  Attempt current;
-  current.number = state.retry_count;
-  current.started = state.retry_count == 0 ? Text(created) : "";
-  bool current_acted = false;
-  std::string last_failure;  // "Pod x PodFailed exit 137 -> RestartJob", for the state line.
-  // Restarts by the event that caused them: for the restart-loop hazard.
-  std::map<std::string, std::vector<std::string>> restarts_by_event;
-  int64_t counted = 0, infra_counted = 0;
-  std::vector<std::string> unmatched;
-  std::vector<std::pair<std::string, int64_t>> restart_times;  // (failure time, next attempt)
   auto start_of = [&](int64_t attempt) {
     std::string earliest;
     for (const PodView& p : pods) {
@@ -521,6 +511,16 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
     }
     return earliest;
   };
+  Attempt current;
+  current.number = state.retry_count;
+  current.started = state.retry_count == 0 ? Text(created) : start_of(state.retry_count);
+  bool current_acted = false;
+  std::string last_failure;  // "Pod x PodFailed exit 137 -> RestartJob", for the state line.
+  // Restarts by the event that caused them: for the restart-loop hazard.
+  std::map<std::string, std::vector<std::string>> restarts_by_event;
+  int64_t counted = 0, infra_counted = 0;
+  std::vector<std::string> unmatched;
+  std::vector<std::pair<std::string, int64_t>> restart_times;  // (failure time, next attempt)
   for (const Record& r : records) {
     if (r.version >= 0 && r.task < static_cast<int>(state.pods.size()) &&
         r.index < static_cast<int64_t>(state.pods[r.task].size()) &&

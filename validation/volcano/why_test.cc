@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "validation/volcano/replay.h"
@@ -270,6 +271,9 @@ TEST_CASE("volcano why: what happens next is the explain table at the current re
                   "nvidia.com/gpu.)"));
   // The pods are of the third attempt only: the replay starts there, and says so.
   CHECK(HasNote(last, "the replay starts at retryCount 2, job version 2"));
+  REQUIRE(last.timeline.size() == 1);
+  CHECK(last.timeline[0].number == 2);
+  CHECK(last.timeline[0].outcome == "job Running");
   CHECK_FALSE(HasNote(fresh, "the replay starts"));
   CHECK_FALSE(HasNote(last, "replay to retryCount"));
 }
@@ -334,6 +338,29 @@ TEST_CASE("volcano why: a missing Job or spec is an error naming it; a missing s
   CHECK(HasNote(d, "status is missing"));
   CHECK(HasNote(d, "the dump holds no pod of the job"));
   CHECK(d.state.rfind("Unknown: retryCount 0 of maxRetry 3", 0) == 0);
+}
+
+TEST_CASE("volcano why: any part of a dump left out still gives an answer, never a crash") {
+  const std::vector<std::pair<std::string, std::string>> dumps = {
+      {"volcano-restart-until-failed.json", "train"},
+      {"volcano-evicted-retries.json", "sim"},
+      {"volcano-unmatched-exit-code.json", "etl"}};
+  for (const auto& [file, name] : dumps) {
+    const WorkloadDump whole = LoadDump(file);
+    for (size_t left_out = 0; left_out < whole.objects.size(); ++left_out) {
+      CAPTURE(file);
+      CAPTURE(left_out);
+      WorkloadDump part;
+      for (size_t i = 0; i < whole.objects.size(); ++i)
+        if (i != left_out) part.objects.push_back(whole.objects[i]);
+      Diagnosis d;
+      std::string error;
+      const bool ok = DiagnoseVolcanoJob(part, name, &d, &error);
+      // Only leaving out the workload itself (its last copy, when there are several) fails.
+      CHECK(ok == error.empty());
+      if (ok) CHECK(!d.state.empty());
+    }
+  }
 }
 
 }  // namespace
