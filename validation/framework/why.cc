@@ -495,6 +495,9 @@ bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosi
   // --- What happens next ------------------------------------------------------------------------
   if (state == "Completed") {
     d.notes.push_back("the Framework is Completed: final, nothing happens next");
+  } else if (current != nullptr && current->completed) {
+    d.notes.push_back("FrameworkAttempt " + std::to_string(current_id) + " is completed: " +
+                      (will_retry ? "the next thing is its retry" : "the Framework completes"));
   } else if (current != nullptr && !current->completed) {
     for (size_t r = 0; r < fw.task_roles.size(); ++r) {
       const FrameworkTaskRole& role = fw.task_roles[r];

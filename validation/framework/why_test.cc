@@ -229,6 +229,45 @@ TEST_CASE("framework why: mid-attempt, what one more completion does at the curr
   CHECK(d.next[3].effect == "the FrameworkAttempt goes on (1 of 2 tasks completed)");
 }
 
+TEST_CASE("framework why: a Transient Conflict completion waits for its retry delay") {
+  WorkloadDump dump;
+  std::string error;
+  REQUIRE(ParseWorkloadDump(
+      R"({"apiVersion":"frameworkcontroller.microsoft.com/v1","kind":"Framework",
+          "metadata":{"name":"gang","namespace":"ml"},
+          "spec":{"retryPolicy":{"fancyRetryPolicy":true,"maxRetryCount":0},
+                  "taskRoles":[{"name":"w","taskNumber":1,
+                    "frameworkAttemptCompletionPolicy":{"minFailedTaskCount":1},
+                    "task":{"retryPolicy":{"maxRetryCount":0},"pod":{}}}]},
+          "status":{"state":"AttemptCompleted",
+            "retryPolicyStatus":{"totalRetriedCount":0,"accountableRetriedCount":0,
+                                 "retryDelaySec":437},
+            "attemptStatus":{"id":0,"startTime":"2026-01-01T00:00:00Z",
+              "completionTime":"2026-01-01T00:10:00Z",
+              "completionStatus":{"code":201,"phrase":"ContainerTransientConflictFailed",
+                "type":{"name":"Failed","attributes":["Transient","Conflict"]},
+                "trigger":{"message":"FailedTaskCount 1 has reached MinFailedTaskCount 1 in the TaskRole",
+                           "taskRoleName":"w","taskIndex":0}},
+              "taskRoleStatuses":[{"name":"w","taskStatuses":[{"index":0,
+                "retryPolicyStatus":{"totalRetriedCount":0,"accountableRetriedCount":0},
+                "attemptStatus":{"id":0,"podName":"gang-w-0",
+                  "completionTime":"2026-01-01T00:09:59Z",
+                  "completionStatus":{"code":201,"phrase":"ContainerTransientConflictFailed",
+                    "type":{"name":"Failed","attributes":["Transient","Conflict"]}}}}]}]}}})",
+      {}, &dump, &error));
+  const Diagnosis d = Diagnose(dump, "gang");
+  CHECK(d.health == Health::kRestarting);
+  CHECK(d.state.find("next attempt after 437s") != std::string::npos);
+  REQUIRE(d.timeline.size() == 1);
+  // The delay the controller drew (60-900s for Transient Conflict) and a free retry even at
+  // maxRetryCount 0 (the manual's "Debug Mode").
+  CHECK(d.timeline[0].outcome ==
+        "retried -> FrameworkAttempt 1 after 437s (free): FancyRetryPolicy is true and "
+        "CompletionType is {Failed [Transient Conflict]}");
+  CHECK(d.next.empty());
+  CHECK(HasNote(d, "FrameworkAttempt 0 is completed: the next thing is its retry"));
+}
+
 TEST_CASE("framework why: missing attempts are listed, a missing Framework is an error") {
   WorkloadDump dump = LoadDump("framework-transient-then-success.json");
   Diagnosis d;
