@@ -69,15 +69,6 @@ std::string_view MetadataMapValue(const Node& object, std::string_view map, std:
   return values == nullptr ? std::string_view{} : values->StringOr(key);
 }
 
-std::string_view EventTime(const Node& event) {
-  for (std::string_view key : {"lastTimestamp", "eventTime", "firstTimestamp"}) {
-    std::string_view time = event.StringOr(key);
-    if (!time.empty()) return time;
-  }
-  const Node* series = event.Find("series");
-  return series == nullptr ? std::string_view{} : series->StringOr("lastObservedTime");
-}
-
 }  // namespace
 
 bool ParseWorkloadDump(std::string_view text, const WorkloadDumpLimits& limits, WorkloadDump* out,
@@ -155,6 +146,65 @@ bool IsOwnedBy(const Node& object, std::string_view kind, std::string_view name,
     }
   }
   return false;
+}
+
+std::string_view EventTime(const Node& event) {
+  for (std::string_view key : {"lastTimestamp", "eventTime", "firstTimestamp"}) {
+    std::string_view time = event.StringOr(key);
+    if (!time.empty()) return time;
+  }
+  const Node* series = event.Find("series");
+  return series == nullptr ? std::string_view{} : series->StringOr("lastObservedTime");
+}
+
+bool ParseKubeTime(std::string_view text, int64_t* seconds) {
+  // YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
+  auto digits = [&](size_t at, size_t n, int64_t* out) {
+    if (at + n > text.size()) return false;
+    int64_t v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
+      v = v * 10 + (text[i] - '0');
+    }
+    *out = v;
+    return true;
+  };
+  int64_t y, mo, d, h, mi, s;
+  if (text.size() < 20 || !digits(0, 4, &y) || text[4] != '-' || !digits(5, 2, &mo) ||
+      text[7] != '-' || !digits(8, 2, &d) || (text[10] != 'T' && text[10] != 't') ||
+      !digits(11, 2, &h) || text[13] != ':' || !digits(14, 2, &mi) || text[16] != ':' ||
+      !digits(17, 2, &s) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) {
+    return false;
+  }
+  size_t pos = 19;
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  }
+  int64_t offset = 0;
+  if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
+    ++pos;
+  } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    int64_t oh, om;
+    if (!digits(pos + 1, 2, &oh) || pos + 3 >= text.size() || text[pos + 3] != ':' ||
+        !digits(pos + 4, 2, &om)) {
+      return false;
+    }
+    offset = (oh * 60 + om) * 60 * (text[pos] == '+' ? 1 : -1);
+    pos += 6;
+  } else {
+    return false;
+  }
+  if (pos != text.size()) return false;
+  // Days from the civil date (proleptic Gregorian), as in Howard Hinnant's days_from_civil.
+  const int64_t yy = y - (mo <= 2 ? 1 : 0);
+  const int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+  const int64_t yoe = yy - era * 400;
+  const int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = era * 146097 + doe - 719468;
+  *seconds = days * 86400 + h * 3600 + mi * 60 + s - offset;
+  return true;
 }
 
 std::vector<const Node*> EventsFor(const WorkloadDump& dump, std::string_view kind,

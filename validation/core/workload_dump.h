@@ -3,6 +3,7 @@
 // and looked up by kind, owner and label. Never throws.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,5 +55,13 @@ bool IsOwnedBy(const Node& object, std::string_view kind, std::string_view name,
 /// ordered by time (lastTimestamp, eventTime or firstTimestamp; ties keep dump order).
 std::vector<const Node*> EventsFor(const WorkloadDump& dump, std::string_view kind,
                                    std::string_view name);
+
+/// The time an event last happened: lastTimestamp, eventTime, firstTimestamp or
+/// series.lastObservedTime, the first that is set ("" when none).
+std::string_view EventTime(const Node& event);
+
+/// Reads a Kubernetes timestamp (RFC 3339: `2026-01-02T03:04:05Z`, fractional seconds and a
+/// numeric offset allowed) as seconds since the Unix epoch; false when `text` is not one.
+bool ParseKubeTime(std::string_view text, int64_t* seconds);
 
 }  // namespace jobset

@@ -68,5 +68,29 @@ TEST_CASE("events are those about the object, ordered by time") {
   CHECK(events[1]->StringOr("reason") == "B");
 }
 
+TEST_CASE("Kubernetes timestamps are read as Unix seconds, offsets and fractions allowed") {
+  int64_t t = 0;
+  REQUIRE(ParseKubeTime("1970-01-01T00:00:00Z", &t));
+  CHECK(t == 0);
+  REQUIRE(ParseKubeTime("2026-03-01T10:00:05Z", &t));
+  CHECK(t == 1772359205);
+  int64_t same = 0;
+  REQUIRE(ParseKubeTime("2026-03-01T12:00:05.123456+02:00", &same));
+  CHECK(same == t);
+  CHECK_FALSE(ParseKubeTime("2026-03-01 10:00:05Z", &t));
+  CHECK_FALSE(ParseKubeTime("2026-03-01T10:00:05", &t));
+  CHECK_FALSE(ParseKubeTime("", &t));
+}
+
+TEST_CASE("an event's time is its last occurrence") {
+  WorkloadDump dump;
+  std::string error;
+  REQUIRE(ParseWorkloadDump(
+      R"({"kind":"Event","firstTimestamp":"2026-01-01T00:00:01Z",
+          "lastTimestamp":"2026-01-01T00:05:00Z"})",
+      {}, &dump, &error));
+  CHECK(EventTime(dump.objects[0]) == "2026-01-01T00:05:00Z");
+}
+
 }  // namespace
 }  // namespace jobset

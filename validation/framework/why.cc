@@ -1,0 +1,643 @@
+#include "validation/framework/why.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "validation/framework/replay.h"
+#include "validation/framework/retry.h"
+#include "validation/framework/types.h"
+#include "validation/sim/duration.h"
+
+namespace jobset {
+namespace {
+
+const Node* Path(const Node* n, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
+    if (n == nullptr || !n->is_map()) return nullptr;
+    n = n->Find(key);
+  }
+  return n;
+}
+
+std::string Text(const Node* n) { return n != nullptr && n->is_string() ? n->text : ""; }
+
+bool ReadInt(const Node* n, int64_t* out) {
+  if (n == nullptr || !n->is_int()) return false;
+  *out = n->integer;
+  return true;
+}
+
+// A CompletionStatus as the controller wrote it (code, phrase, type, diagnostics).
+bool ReadStatus(const Node* n, CompletionStatus* s, std::string* diagnostics) {
+  int64_t code = 0;
+  if (n == nullptr || !n->is_map() || !ReadInt(n->Find("code"), &code)) return false;
+  s->code = code;
+  s->phrase = std::string(n->StringOr("phrase"));
+  s->type = CompletionType{};
+  const Node* type = n->Find("type");
+  s->type.succeeded = type != nullptr && type->StringOr("name") == "Succeeded";
+  if (const Node* attrs = Path(type, {"attributes"}); attrs && attrs->is_seq()) {
+    for (const Node& a : attrs->items) {
+      s->type.transient = s->type.transient || a.text == "Transient";
+      s->type.permanent = s->type.permanent || a.text == "Permanent";
+      s->type.conflict = s->type.conflict || a.text == "Conflict";
+    }
+  }
+  *diagnostics = std::string(n->StringOr("diagnostics"));
+  return true;
+}
+
+RetryCounters ReadCounters(const Node* rps) {
+  RetryCounters c;
+  ReadInt(Path(rps, {"totalRetriedCount"}), &c.total);
+  ReadInt(Path(rps, {"accountableRetriedCount"}), &c.accountable);
+  return c;
+}
+
+std::string CompletionText(const CompletionStatus& s) {
+  return std::to_string(s.code) + (s.phrase.empty() ? "" : " " + s.phrase) + " " +
+         CompletionTypeText(s.type);
+}
+
+// Completions the controller gives itself (Stop, attempt completion, scale-down): results of a
+// decision, not failures.
+bool ControllerCode(int64_t code) { return code == -210 || code == -220 || code == -230; }
+
+// Codes of the pod's environment rather than of its containers: deletions and timeouts of the
+// controller's objects, and the default podFailureSpec's pod reasons (completion.go and
+// example/config/default/frameworkcontroller.yaml at microsoft/frameworkcontroller@d6e70787).
+std::string Category(const CompletionStatus& s) {
+  const int64_t c = s.code;
+  if (c == -100 || c == -101 || c == -110 || c == -111 || (c <= -1000 && c >= -1006))
+    return "infrastructure";
+  if (c > 0 || (c <= -1200 && c >= -1204)) return "application";
+  return "";
+}
+
+bool Earlier(const std::string& a, const std::string& b) {
+  int64_t ta = 0, tb = 0;
+  if (ParseKubeTime(a, &ta) && ParseKubeTime(b, &tb)) return ta < tb;
+  return a < b;
+}
+
+// One task attempt as the copies of the Framework show it.
+struct TaskAttemptSeen {
+  int role = -1;
+  int64_t index = 0, attempt = 0;
+  RetryCounters before;  ///< The task's counters while this attempt ran.
+  bool completed = false;
+  CompletionStatus status;
+  std::string diagnostics, started, ended, pod, node, detail;
+};
+
+// One FrameworkAttempt as the copies show it.
+struct FrameworkAttemptSeen {
+  int64_t id = 0;
+  RetryCounters before;  ///< The framework's counters while this attempt ran.
+  std::string started, ended;
+  bool completed = false;
+  CompletionStatus status;
+  std::string diagnostics, trigger_message, trigger_role;
+  int64_t trigger_index = -1;
+  std::optional<int64_t> retry_delay;
+  std::map<std::tuple<int, int64_t, int64_t>, TaskAttemptSeen> tasks;  ///< (role, index, attempt)
+};
+
+// "container trainer exited with code 137 (OOMKilled)", from the pod completion status.
+std::string PodDetail(const Node* pod) {
+  std::string text;
+  std::string reason = Text(Path(pod, {"reason"}));
+  if (!reason.empty()) text = "pod " + reason;
+  if (const Node* containers = Path(pod, {"containers"}); containers && containers->is_seq()) {
+    for (const Node& c : containers->items) {
+      int64_t code = 0;
+      if (!ReadInt(c.Find("code"), &code) || code == 0) continue;
+      std::string r = std::string(c.StringOr("reason"));
+      text += (text.empty() ? "" : ", ") +
+              ("container " + std::string(c.StringOr("name")) + " exited with code " +
+               std::to_string(code) + (r.empty() ? "" : " (" + r + ")"));
+    }
+  }
+  return text;
+}
+
+void ReadSnapshot(const Framework& fw, const Node& object,
+                  std::map<int64_t, FrameworkAttemptSeen>* attempts) {
+  const Node* status = object.Find("status");
+  const Node* as = Path(status, {"attemptStatus"});
+  if (as == nullptr || !as->is_map()) return;
+  const Node* rps = Path(status, {"retryPolicyStatus"});
+  int64_t id = 0;
+  if (!ReadInt(as->Find("id"), &id)) ReadInt(Path(rps, {"totalRetriedCount"}), &id);
+  const bool fresh = attempts->find(id) == attempts->end();
+  FrameworkAttemptSeen& a = (*attempts)[id];
+  a.id = id;
+  if (fresh) a.before = ReadCounters(rps);
+  if (a.started.empty()) a.started = Text(as->Find("startTime"));
+  if (int64_t delay = 0; ReadInt(Path(rps, {"retryDelaySec"}), &delay)) a.retry_delay = delay;
+  if (!a.completed && ReadStatus(as->Find("completionStatus"), &a.status, &a.diagnostics)) {
+    a.completed = true;
+    a.ended = Text(as->Find("completionTime"));
+    const Node* trigger = Path(as, {"completionStatus", "trigger"});
+    a.trigger_message = Text(Path(trigger, {"message"}));
+    a.trigger_role = Text(Path(trigger, {"taskRoleName"}));
+    ReadInt(Path(trigger, {"taskIndex"}), &a.trigger_index);
+  }
+  const Node* roles = as->Find("taskRoleStatuses");
+  if (roles == nullptr || !roles->is_seq()) return;
+  for (const Node& r : roles->items) {
+    std::string role_name = std::string(r.StringOr("name"));
+    int role = -1;
+    for (size_t i = 0; i < fw.task_roles.size() && role < 0; ++i)
+      if (fw.task_roles[i].name == role_name) role = static_cast<int>(i);
+    const Node* tasks = r.Find("taskStatuses");
+    if (role < 0 || tasks == nullptr || !tasks->is_seq()) continue;
+    for (const Node& t : tasks->items) {
+      int64_t index = 0, attempt = 0;
+      ReadInt(t.Find("index"), &index);
+      const Node* tas = t.Find("attemptStatus");
+      if (!ReadInt(Path(tas, {"id"}), &attempt))
+        ReadInt(Path(&t, {"retryPolicyStatus", "totalRetriedCount"}), &attempt);
+      auto key = std::make_tuple(role, index, attempt);
+      const bool new_task = a.tasks.find(key) == a.tasks.end();
+      TaskAttemptSeen& seen = a.tasks[key];
+      seen.role = role;
+      seen.index = index;
+      seen.attempt = attempt;
+      if (new_task) seen.before = ReadCounters(t.Find("retryPolicyStatus"));
+      if (seen.started.empty()) seen.started = Text(Path(tas, {"startTime"}));
+      if (seen.pod.empty()) seen.pod = Text(Path(tas, {"podName"}));
+      if (seen.node.empty()) seen.node = Text(Path(tas, {"podNodeName"}));
+      if (!seen.completed &&
+          ReadStatus(Path(tas, {"completionStatus"}), &seen.status, &seen.diagnostics)) {
+        seen.completed = true;
+        seen.ended = Text(Path(tas, {"completionTime"}));
+        seen.detail = PodDetail(Path(tas, {"completionStatus", "pod"}));
+      }
+    }
+  }
+}
+
+std::string CountedWords(const RetryDecision& d, const RetryCounters& after, int64_t max) {
+  if (!d.accountable) return "free";
+  return "counted " + std::to_string(after.accountable) + " of " +
+         (max < 0 ? std::string("unlimited") : std::to_string(max));
+}
+
+std::string DelayWords(const RetryDecision& d, std::optional<int64_t> recorded) {
+  if (recorded && *recorded > 0) return " after " + std::to_string(*recorded) + "s";
+  if (d.delay_max > 0)
+    return " after " + std::to_string(d.delay_min) + "-" + std::to_string(d.delay_max) + "s";
+  return "";
+}
+
+std::string PolicyWords(const FrameworkRetryPolicy& p) {
+  return "fancyRetryPolicy " + std::string(p.fancy ? "true" : "false") + ", maxRetryCount " +
+         std::to_string(p.max_retry_count);
+}
+
+int64_t Limit(const FrameworkRetryPolicy& p) {
+  return p.max_retry_count >= 0 ? p.max_retry_count : -1;
+}
+
+// A sample completion of each class, as the retry algorithm reads them (explain.cc's samples).
+struct Sample {
+  const char* words;
+  CompletionStatus status;
+};
+const std::vector<Sample>& Samples() {
+  static const std::vector<Sample> samples = {
+      {"Transient failure (200; 137, 143, -1000 PodEvicted with the default podFailureSpec)",
+       {200, "ContainerTransientFailed", {false, true, false, false}}},
+      {"Permanent failure (210; 139, -1200 ContainerDockerOOMKilled with the default "
+       "podFailureSpec)",
+       {210, "ContainerPermanentFailed", {false, false, true, false}}},
+      {"Unknown failure (an exit code no pattern names, e.g. 1)",
+       {1, "ContainerUnrecognizedFailed", {false, false, false, false}}},
+      {"success", {0, "Succeeded", {true, false, false, false}}},
+  };
+  return samples;
+}
+
+Health HealthOf(std::string_view state, const FrameworkAttemptSeen* current, bool will_retry,
+                bool task_retried, std::string_view execution_type) {
+  if (state == "Completed") {
+    return current != nullptr && current->completed && current->status.type.succeeded
+               ? Health::kSucceeded
+               : Health::kFailed;
+  }
+  if (execution_type == "Create" && state == "AttemptCreationPending") return Health::kSuspended;
+  if (current != nullptr && current->completed) {
+    if (will_retry) return Health::kRestarting;
+    return current->status.type.succeeded ? Health::kSucceeded : Health::kFailed;
+  }
+  if (current != nullptr && current->id > 0 && state != "AttemptRunning")
+    return Health::kRestarting;
+  return task_retried ? Health::kRestarting : Health::kHealthy;
+}
+
+}  // namespace
+
+bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosis* out,
+                       std::string* error) {
+  std::vector<const Node*> copies;
+  for (const Node& o : dump.objects)
+    if (IsFramework(o) && ObjectName(o) == name) copies.push_back(&o);
+  if (copies.empty()) {
+    *error = "no Framework (" + std::string(kFrameworkApiVersion) + ") named '" +
+             std::string(name) + "' in the dump";
+    return false;
+  }
+  const Node& object = *copies.back();
+  const Node* roles_node = Path(&object, {"spec", "taskRoles"});
+  if (roles_node == nullptr || !roles_node->is_seq() || roles_node->items.empty()) {
+    *error = "Framework " + std::string(name) + ": spec.taskRoles is missing or empty";
+    return false;
+  }
+  const Framework fw = DecodeFramework(object);
+  Diagnosis d;
+  d.kind = kFrameworkKind;
+  d.api_version = kFrameworkApiVersion;
+  d.namespace_name = std::string(ObjectNamespace(object));
+  d.name = std::string(name);
+
+  const Node* status = object.Find("status");
+  if (status == nullptr || !status->is_map()) {
+    d.notes.push_back("status is missing: the controller has not synced the Framework yet");
+  }
+  const std::string state = Text(Path(status, {"state"}));
+  if (status != nullptr && status->is_map() && state.empty())
+    d.notes.push_back("status.state is missing");
+  const RetryCounters fw_counters = ReadCounters(Path(status, {"retryPolicyStatus"}));
+
+  std::map<int64_t, FrameworkAttemptSeen> attempts;
+  for (const Node* copy : copies) ReadSnapshot(fw, *copy, &attempts);
+  if (copies.size() > 1) {
+    d.notes.push_back(std::to_string(copies.size()) +
+                      " copies of the Framework in the dump: the history is what they show");
+  }
+
+  // --- Timeline -------------------------------------------------------------------------------
+  const int64_t current_id = attempts.empty() ? 0 : attempts.rbegin()->first;
+  std::vector<int64_t> missing;
+  for (int64_t id = 0; id < current_id; ++id)
+    if (!attempts.count(id)) missing.push_back(id);
+  if (!missing.empty()) {
+    d.notes.push_back(
+        std::to_string(missing.size()) + " FrameworkAttempt(s) before " +
+        std::to_string(current_id) +
+        " are not in the dump: a Framework's status keeps only the current attempt (record it "
+        "with --watch to see every attempt)");
+  }
+  std::map<std::pair<int, int64_t>, std::vector<std::string>> codes_by_task;  // restart loops
+  std::map<int64_t, std::vector<int64_t>> attempt_codes;                      // per code: ids
+  int64_t infra = 0, free_retries = 0;
+  std::vector<std::string> infra_examples;
+  std::vector<std::string> false_success;
+  std::vector<std::string> missing_tasks;
+  CompletionCounts current_counts = FreshCompletionCounts(fw);
+  std::vector<std::pair<std::string, std::string>> gaps;  // (attempt ended, next started)
+  bool will_retry = false, task_retried_now = false;
+  for (int64_t id = 0; id <= current_id && !attempts.empty(); ++id) {
+    auto found = attempts.find(id);
+    if (found == attempts.end()) {
+      Attempt a;
+      a.number = id;
+      a.outcome = "retried (not in the dump)";
+      d.timeline.push_back(std::move(a));
+      continue;
+    }
+    const FrameworkAttemptSeen& seen = found->second;
+    Attempt a;
+    a.number = id;
+    a.started = seen.started;
+    a.ended = seen.ended;
+    // The task attempts that completed, in time order.
+    std::vector<const TaskAttemptSeen*> done;
+    for (const auto& [key, t] : seen.tasks) {
+      if (t.completed && !ControllerCode(t.status.code)) done.push_back(&t);
+      for (int64_t k = 0; k < t.attempt; ++k) {
+        if (!seen.tasks.count(std::make_tuple(t.role, t.index, k))) {
+          missing_tasks.push_back(fw.task_roles[t.role].name + "/" + std::to_string(t.index) +
+                                  " attempt " + std::to_string(k) + " (FrameworkAttempt " +
+                                  std::to_string(id) + ")");
+        }
+      }
+    }
+    std::stable_sort(done.begin(), done.end(),
+                     [](const TaskAttemptSeen* x, const TaskAttemptSeen* y) {
+                       return x->ended != y->ended && Earlier(x->ended, y->ended);
+                     });
+    CompletionCounts counts = FreshCompletionCounts(fw);
+    AttemptVerdict computed;
+    std::string computed_trigger;
+    int64_t failed_tasks = 0;
+    for (const TaskAttemptSeen* t : done) {
+      const FrameworkTaskRole& role = fw.task_roles[t->role];
+      const std::string task = role.name + "/" + std::to_string(t->index);
+      RetryDecision decision = ShouldRetry(role.retry, t->status, t->before, 0, 0);
+      RetryCounters after = t->before;
+      std::string what;
+      if (decision.should_retry) {
+        ++after.total;
+        if (decision.accountable) ++after.accountable;
+        what = "task retry -> attempt " + std::to_string(after.total) + " (" +
+               CountedWords(decision, after, Limit(role.retry)) + ")";
+        if (!decision.accountable) ++free_retries;
+        if (id == current_id) task_retried_now = true;
+      } else {
+        what = "no task retry -> TaskCompleted";
+        CountCompletion(&counts, static_cast<size_t>(t->role), t->status);
+        AttemptVerdict v =
+            CheckCompletionPolicy(fw, counts, static_cast<size_t>(t->role), t->status);
+        if (v.complete && !computed.complete) {
+          computed = v;
+          computed_trigger = task;
+        }
+      }
+      FailureCause cause;
+      cause.object = "Pod " + (t->pod.empty() ? FrameworkPodName(fw, role.name, t->index) : t->pod);
+      cause.category = Category(t->status);
+      cause.text = "task " + task + " attempt " + std::to_string(t->attempt) + ": " +
+                   CompletionText(t->status) + (t->detail.empty() ? "" : ", " + t->detail) +
+                   (t->node.empty() ? "" : " on node " + t->node) + "; " + what + ": " +
+                   decision.reason;
+      if (!t->status.type.succeeded) {
+        ++failed_tasks;
+        codes_by_task[{t->role, t->index}].push_back(CompletionText(t->status));
+        if (cause.category == "infrastructure" && decision.should_retry) {
+          ++infra;
+          infra_examples.push_back(task + " " + std::to_string(t->status.code) + " " +
+                                   t->status.phrase);
+        }
+        if (a.failed.empty()) {
+          a.failed =
+              cause.object + " (task " + task + ", attempt " + std::to_string(t->attempt) + ")";
+          a.reason = CompletionText(t->status);
+          a.message = t->diagnostics.empty() ? t->detail : t->diagnostics;
+          a.rule = "task retryPolicy of " + role.name + " (" + PolicyWords(role.retry) + ")";
+          a.action = decision.should_retry ? "retry the task" : "complete the task";
+          a.counted = decision.accountable;
+        }
+      }
+      a.causes.push_back(std::move(cause));
+    }
+    if (id == current_id) current_counts = counts;
+    if (seen.completed) {
+      RetryDecision decision =
+          ShouldRetry(fw.retry, seen.status, seen.before, kFrameworkMinConflictDelaySec,
+                      kFrameworkMaxConflictDelaySec);
+      RetryCounters after = seen.before;
+      if (decision.should_retry) {
+        ++after.total;
+        if (decision.accountable) ++after.accountable;
+      }
+      std::string trigger = seen.trigger_message.empty() ? computed.message : seen.trigger_message;
+      std::string trigger_task =
+          seen.trigger_role.empty()
+              ? computed_trigger
+              : seen.trigger_role + "/" + std::to_string(std::max<int64_t>(seen.trigger_index, 0));
+      if (seen.status.code == -210) {
+        a.rule = "executionType Stop";
+      } else if (!trigger.empty()) {
+        a.rule = "FrameworkAttemptCompletionPolicy: " + trigger +
+                 (trigger_task.empty() ? "" : " (task " + trigger_task + ")");
+      }
+      if (a.failed.empty() && !seen.status.type.succeeded) {
+        a.reason = CompletionText(seen.status);
+        a.message = seen.diagnostics;
+      }
+      a.action = decision.should_retry ? "retry the Framework" : "complete the Framework";
+      a.counted = decision.accountable;
+      a.outcome = decision.should_retry
+                      ? "retried -> FrameworkAttempt " + std::to_string(after.total) +
+                            DelayWords(decision, seen.retry_delay) + " (" +
+                            CountedWords(decision, after, Limit(fw.retry)) + "): " + decision.reason
+                      : "Completed " +
+                            std::string(seen.status.type.succeeded ? "Succeeded" : "Failed") +
+                            ": " + CompletionText(seen.status) + ": " + decision.reason;
+      if (decision.should_retry) {
+        if (!decision.accountable) ++free_retries;
+        if (Category(seen.status) == "infrastructure") ++infra;
+        attempt_codes[seen.status.code].push_back(id);
+        auto next = attempts.find(id + 1);
+        if (next != attempts.end()) gaps.emplace_back(seen.ended, next->second.started);
+      }
+      if (id == current_id) will_retry = decision.should_retry;
+      if (seen.status.type.succeeded && failed_tasks > 0 && seen.status.code == 0 &&
+          seen.trigger_message.rfind("CompletedTaskCount", 0) == 0) {
+        false_success.push_back("FrameworkAttempt " + std::to_string(id) +
+                                " completed Succeeded "
+                                "though " +
+                                std::to_string(failed_tasks) + " task(s) failed");
+      }
+    } else {
+      a.outcome = state.empty() ? "running" : state;
+    }
+    d.timeline.push_back(std::move(a));
+  }
+  if (!missing_tasks.empty()) {
+    std::string list;
+    for (const std::string& m : missing_tasks) list += (list.empty() ? "" : ", ") + m;
+    d.notes.push_back("task attempts not in the dump: " + list);
+  }
+
+  // --- State and budgets
+  // --------------------------------------------------------------------------
+  const FrameworkAttemptSeen* current =
+      attempts.count(current_id) ? &attempts.at(current_id) : nullptr;
+  d.health = HealthOf(state, current, will_retry, task_retried_now, fw.execution_type);
+  d.state = state.empty() ? "Unknown" : state;
+  if (current != nullptr && current->completed) d.state += ": " + CompletionText(current->status);
+  if (current != nullptr && current->completed && !current->trigger_message.empty())
+    d.state += " (" + current->trigger_message + ")";
+  d.state +=
+      "; FrameworkAttempt " + std::to_string(current_id) + ", accountableRetriedCount " +
+      std::to_string(fw_counters.accountable) + " of " +
+      (Limit(fw.retry) < 0 ? std::string("unlimited") : std::to_string(fw.retry.max_retry_count));
+  if (const Node* rps = Path(status, {"retryPolicyStatus"}); rps != nullptr) {
+    int64_t delay = 0;
+    if (ReadInt(rps->Find("retryDelaySec"), &delay))
+      d.state += "; next attempt after " + std::to_string(delay) + "s";
+  }
+  if (!fw.execution_type.empty()) d.conditions.push_back("executionType " + fw.execution_type);
+  if (std::string t = Text(Path(status, {"transitionTime"})); !t.empty())
+    d.conditions.push_back((state.empty() ? std::string("Unknown") : state) + " since " + t);
+
+  BudgetCounter budget{"", "accountableRetriedCount", fw_counters.accountable, Limit(fw.retry), ""};
+  budget.note = "totalRetriedCount " + std::to_string(fw_counters.total) + " (" +
+                std::to_string(fw_counters.total - fw_counters.accountable) + " not counted); " +
+                PolicyWords(fw.retry) +
+                (fw.retry.max_retry_count == -2   ? ": retries after success too"
+                 : fw.retry.max_retry_count == -1 ? ": retries every failure"
+                                                  : "");
+  d.budgets.push_back(std::move(budget));
+  if (current != nullptr) {
+    std::set<std::pair<int, int64_t>> listed;
+    for (auto it = current->tasks.rbegin(); it != current->tasks.rend(); ++it) {
+      const TaskAttemptSeen& t = it->second;
+      if (t.attempt == 0 || !listed.insert({t.role, t.index}).second) continue;
+      const FrameworkTaskRole& role = fw.task_roles[t.role];
+      d.budgets.push_back({role.name + "/" + std::to_string(t.index), "accountableRetriedCount",
+                           t.before.accountable, Limit(role.retry),
+                           "task attempt " + std::to_string(t.attempt) + " (totalRetriedCount " +
+                               std::to_string(t.before.total) +
+                               "); resets with every FrameworkAttempt"});
+    }
+  }
+
+  // --- What happens next ------------------------------------------------------------------------
+  if (state == "Completed") {
+    d.notes.push_back("the Framework is Completed: final, nothing happens next");
+  } else if (current != nullptr && current->completed) {
+    d.notes.push_back("FrameworkAttempt " + std::to_string(current_id) + " is completed: " +
+                      (will_retry ? "the next thing is its retry" : "the Framework completes"));
+  } else if (current != nullptr && !current->completed) {
+    for (size_t r = 0; r < fw.task_roles.size(); ++r) {
+      const FrameworkTaskRole& role = fw.task_roles[r];
+      // The role's running task with the most counted retries: the nearest to its limit.
+      const TaskAttemptSeen* pick = nullptr;
+      for (const auto& [key, t] : current->tasks) {
+        if (t.role != static_cast<int>(r) || t.completed) continue;
+        if (pick == nullptr || t.before.accountable > pick->before.accountable) pick = &t;
+      }
+      RetryCounters counters = pick != nullptr ? pick->before : RetryCounters{};
+      int64_t index = pick != nullptr ? pick->index : 0;
+      if (pick == nullptr && role.task_number <= 0) continue;
+      for (const Sample& sample : Samples()) {
+        NextStep n;
+        n.scope = role.name + "/" + std::to_string(index);
+        n.reason = sample.words;
+        RetryDecision decision = ShouldRetry(role.retry, sample.status, counters, 0, 0);
+        n.rule = "task retryPolicy (" + PolicyWords(role.retry) + "): " + decision.reason;
+        if (decision.should_retry) {
+          RetryCounters after = counters;
+          ++after.total;
+          if (decision.accountable) ++after.accountable;
+          n.action = "retry the task";
+          n.counts = decision.accountable;
+          n.effect = "task attempt " + std::to_string(after.total) + " (" +
+                     CountedWords(decision, after, Limit(role.retry)) + ")";
+          d.next.push_back(std::move(n));
+          continue;
+        }
+        n.action = "complete the task";
+        CompletionCounts counts = current_counts;
+        CountCompletion(&counts, r, sample.status);
+        AttemptVerdict v = CheckCompletionPolicy(fw, counts, r, sample.status);
+        if (!v.complete) {
+          n.effect = "the FrameworkAttempt goes on (" + std::to_string(counts.completed) + " of " +
+                     std::to_string(counts.total) + " tasks completed)";
+          d.next.push_back(std::move(n));
+          continue;
+        }
+        RetryDecision fwd =
+            ShouldRetry(fw.retry, v.status, fw_counters, kFrameworkMinConflictDelaySec,
+                        kFrameworkMaxConflictDelaySec);
+        RetryCounters after = fw_counters;
+        if (fwd.should_retry) {
+          ++after.total;
+          if (fwd.accountable) ++after.accountable;
+        }
+        n.counts = fwd.should_retry && fwd.accountable;
+        n.effect =
+            v.message + ": the FrameworkAttempt completes " +
+            (v.status.type.succeeded ? "Succeeded" : "Failed") + "; " +
+            (fwd.should_retry ? "the Framework retries it (FrameworkAttempt " +
+                                    std::to_string(after.total) + DelayWords(fwd, std::nullopt) +
+                                    ", " + CountedWords(fwd, after, Limit(fw.retry)) + ")"
+                              : "the Framework completes: " + fwd.reason);
+        d.next.push_back(std::move(n));
+      }
+    }
+  }
+
+  // --- Hazards ----------------------------------------------------------------------------------
+  for (const auto& [task, codes] : codes_by_task) {
+    std::map<std::string, int> same;
+    for (const std::string& c : codes) ++same[c];
+    for (const auto& [code, n] : same) {
+      if (n < 2) continue;
+      d.hazards.push_back({"restart-loop", "task " + fw.task_roles[task.first].name + "/" +
+                                               std::to_string(task.second) + " completed " +
+                                               std::to_string(n) + " times with " + code +
+                                               ": a retry does not change the outcome"});
+    }
+  }
+  for (const auto& [code, ids] : attempt_codes) {
+    if (ids.size() < 2) continue;
+    d.hazards.push_back({"restart-loop", std::to_string(ids.size()) +
+                                             " FrameworkAttempts ended with code " +
+                                             std::to_string(code) + " and were retried"});
+  }
+  if (infra > 0) {
+    std::string list;
+    for (const std::string& e : infra_examples) list += (list.empty() ? "" : ", ") + e;
+    d.hazards.push_back(
+        {"infrastructure-restarts", std::to_string(infra) + (infra == 1 ? " retry" : " retries") +
+                                        " followed failures of the pod's environment, not of its "
+                                        "containers" +
+                                        (list.empty() ? "" : " (" + list + ")")});
+  }
+  if (free_retries > 0) {
+    d.hazards.push_back(
+        {"free-retries", std::to_string(free_retries) +
+                             (free_retries == 1 ? " retry was" : " retries were") +
+                             " not counted (Transient failures under "
+                             "fancyRetryPolicy): maxRetryCount does not bound them"});
+  }
+  for (const std::string& f : false_success) {
+    d.hazards.push_back({"success-despite-failures",
+                         f + ": no task role has minFailedTaskCount >= 1, so the attempt "
+                             "succeeds once every task completed"});
+  }
+  int64_t gap_seconds = 0;
+  int timed = 0;
+  for (const auto& [ended, started] : gaps) {
+    int64_t from = 0, to = 0;
+    if (ParseKubeTime(ended, &from) && ParseKubeTime(started, &to) && to >= from) {
+      gap_seconds += to - from;
+      ++timed;
+    }
+  }
+  if (timed > 0) {
+    d.hazards.push_back({"restart-time", std::to_string(timed) + " framework retr" +
+                                             (timed == 1 ? "y" : "ies") + " took " +
+                                             FormatDuration(static_cast<double>(gap_seconds)) +
+                                             " from the attempt's completion to the next start"});
+  }
+  std::vector<std::string> pending;
+  for (const Node& o : dump.objects) {
+    if (o.StringOr("kind") != "Pod" || !ApiGroup(o).empty()) continue;
+    if (LabelOf(o, "FC_FRAMEWORK_NAME") != name) continue;
+    if (!d.namespace_name.empty() && !ObjectNamespace(o).empty() &&
+        ObjectNamespace(o) != d.namespace_name)
+      continue;
+    if (Text(Path(&o, {"status", "phase"})) != "Pending") continue;
+    std::string why;
+    if (const Node* conditions = Path(&o, {"status", "conditions"});
+        conditions && conditions->is_seq()) {
+      for (const Node& c : conditions->items) {
+        if (c.StringOr("type") == "PodScheduled" && c.StringOr("status") == "False")
+          why = std::string(c.StringOr("reason")) + ": " + std::string(c.StringOr("message"));
+      }
+    }
+    pending.push_back(std::string(ObjectName(o)) + (why.empty() ? "" : " (" + why + ")"));
+  }
+  if (!pending.empty()) {
+    std::string list;
+    for (const std::string& p : pending) list += (list.empty() ? "" : ", ") + p;
+    d.hazards.push_back(
+        {"pods-pending", std::to_string(pending.size()) + " pod(s) Pending: " + list});
+  }
+  *out = std::move(d);
+  return true;
+}
+
+}  // namespace jobset
