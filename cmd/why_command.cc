@@ -383,15 +383,24 @@ bool UseColor(const std::string& flag) {
 
 bool ReadInput(const std::string& path, std::string* text, std::string* error) {
   if (path == "-") {
-    text->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    std::ostringstream buffer;
+    buffer << std::cin.rdbuf();
+    *text = std::move(buffer).str();
     return true;
   }
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     *error = path + ": " + std::strerror(errno);
     return false;
   }
-  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  // One read of the whole file (a dump of a large JobSet is tens of MB).
+  std::streamoff size = in.tellg();
+  in.seekg(0);
+  text->resize(size > 0 ? static_cast<size_t>(size) : 0);
+  if (size > 0 && !in.read(text->data(), size)) {
+    *error = path + ": read error";
+    return false;
+  }
   return true;
 }
 
