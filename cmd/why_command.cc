@@ -404,8 +404,7 @@ bool ReadInput(const std::string& path, std::string* text, std::string* error) {
   return true;
 }
 
-// --- Listing
-// --------------------------------------------------------------------------------------
+// --- Listing -------------------------------------------------------------------------------------
 
 int ListJobSets(const WorkloadDump& dump, const WhyFlags& flags, std::ostream& out,
                 std::ostream& err) {
@@ -439,8 +438,7 @@ int ListJobSets(const WorkloadDump& dump, const WhyFlags& flags, std::ostream& o
   return status;
 }
 
-// --- Watch
-// ----------------------------------------------------------------------------------------
+// --- Watch ---------------------------------------------------------------------------------------
 
 // Splits a stream of JSON values (what `kubectl get --watch -o json` prints) into whole values.
 struct JsonSplitter {

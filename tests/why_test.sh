@@ -78,6 +78,22 @@ check "watch runs kubectl get --watch" grep -qx \
   'get jobsets.jobset.x-k8s.io per-job --watch -o json --namespace team-a' "$FAKE_LOG"
 check "watch re-reads once per change" [ "$(grep -c '^get events' "$FAKE_LOG")" = 3 ]
 
+# 6b. --watch as the JobSet fails twice more: each new decision and the end are printed, once.
+: > "$FAKE_LOG"
+FAKE_DUMPS=$src/tests/why/crashloop-early.json FAKE_LATER=$src/tests/why/crashloop.json \
+  timeout 20 "$bin" why crashloop --watch > "$work/watch2.out"
+status=$?
+check "watch exits 1 once the JobSet failed" [ "$status" = 1 ]
+sed -n '/^attempt 1: /,$p' "$work/watch2.out" | sed -n '/^  /!p' > "$work/watch2.new"
+cat > "$work/watch2.want" <<'OUT'
+attempt 1: Job crashloop-workers-0 failed (BackoffLimitExceeded); no rule: default -> RestartJobSet (counted) -> restarted the JobSet (attempt 2)
+attempt 2: Job crashloop-workers-0 failed (BackoffLimitExceeded); no rule: default -> RestartJobSet (not counted) -> failed: ReachedMaxRestarts
+state: Failed: Failed: ReachedMaxRestarts (jobset failed due to reaching max number of restarts (first failed job: crashloop-workers-0))
+OUT
+check "watch prints each new failure and decision, then the state" \
+  diff -u "$work/watch2.want" "$work/watch2.new"
+check "watch stops at the terminal state (one re-read)" [ "$(grep -c '^get events' "$FAKE_LOG")" = 2 ]
+
 # 7. Usage errors.
 "$bin" why vcjob/train -f "$src/tests/why/crashloop.json" > /dev/null 2> "$work/err"
 status=$?

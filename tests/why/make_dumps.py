@@ -274,6 +274,28 @@ def crashloop():
     return items
 
 
+def crashloop_early():
+    """crashloop as it was at 08:15, between its first and second failure (for --watch)."""
+    js = "crashloop"
+    fp = {"maxRestarts": 2, "restartStrategy": "Recreate"}
+    restart_msg = ("applying RestartJobSet failure policy action (first failed job: "
+                   "crashloop-workers-0)")
+    s = jobset(js, [{"name": "workers", "replicas": 2}], fp,
+               status={"restarts": 1, "restartsCountTowardsMax": 1,
+                       "replicatedJobsStatus": [rjs("workers", ready=2, active=2)],
+                       "conditions": [cond("RestartingJobSet", "False", "JobsReady",
+                                           "all jobs are ready", ts(11, 40))]})
+    items = [s,
+             job_failed_event(js, "workers", 0, 0, ts(10), "BackoffLimitExceeded", BACKOFF),
+             js_event(js, ts(10, 2), "DefaultFailurePolicy", restart_msg),
+             js_event(js, ts(10, 2), "RestartJobSetFailurePolicyAction", restart_msg),
+             js_event(js, ts(11, 40), "JobsReady", "all jobs are ready", "Normal")]
+    for i in range(2):
+        items.append(job(js, "workers", i, 2, 1, 11))
+        items.append(pod(js, "workers", i, 1, 11, f"gpu-{i + 3}"))
+    return items
+
+
 def maintenance():
     js = "maintenance"
     fp = {"maxRestarts": 1, "restartStrategy": "Recreate",
@@ -393,6 +415,7 @@ CASES = {
     "first-try": first_try,
     "fail-fast": fail_fast,
     "crashloop": crashloop,
+    "crashloop-early": crashloop_early,
     "maintenance": maintenance,
     "per-job": per_job,
     "in-place": in_place,

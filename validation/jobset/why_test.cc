@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 
 #include "validation/jobset/policy_engine.h"
 #include "validation/jobset/types.h"
@@ -12,9 +13,11 @@
 namespace jobset {
 namespace {
 
-// The synthetic histories of tests/why (tests/why/README.md).
-const char* const kCases[] = {"first-try", "fail-fast", "crashloop",    "maintenance",
-                              "per-job",   "in-place",  "bad-template", "queued"};
+// The synthetic histories of tests/why (tests/why/README.md): file and JobSet name.
+const std::pair<const char*, const char*> kCases[] = {
+    {"first-try", "first-try"},       {"fail-fast", "fail-fast"},       {"crashloop", "crashloop"},
+    {"crashloop-early", "crashloop"}, {"maintenance", "maintenance"},   {"per-job", "per-job"},
+    {"in-place", "in-place"},         {"bad-template", "bad-template"}, {"queued", "queued"}};
 
 WorkloadDump LoadCase(const std::string& name) {
   std::ifstream in(std::string(JOBSET_SOURCE_DIR) + "/tests/why/" + name + ".json");
@@ -50,10 +53,10 @@ Diagnosis Diagnose(const std::string& name) {
 }  // namespace
 
 TEST_CASE("why: each recorded history replays to the status it records, with the same decisions") {
-  for (const char* case_name : kCases) {
+  for (const auto& [file, case_name] : kCases) {
     std::string name = case_name;
-    CAPTURE(name);
-    WorkloadDump dump = LoadCase(name);
+    CAPTURE(file);
+    WorkloadDump dump = LoadCase(file);
     const Node& object = TheJobSet(dump);
     JobSet js = DecodeJobSet(object);
     FeatureGates gates;
@@ -88,12 +91,21 @@ TEST_CASE("why: each recorded history replays to the status it records, with the
       }
       CHECK(found);
     }
-    if (replay.state.restarting.present && replay.state.restarting.status) {
+    // All Jobs ready again after the last restart (the JobsReady the dump records): the engine's
+    // own transition.
+    if (conditions != nullptr) {
+      for (const Node& c : conditions->items) {
+        if (c.StringOr("type") == "RestartingJobSet" && c.StringOr("reason") == "JobsReady")
+          MarkJobsReady(policy, &replay.state, 1 << 30);
+      }
+    }
+    if (replay.state.restarting.present) {
       REQUIRE(conditions != nullptr);
       bool found = false;
       for (const Node& c : conditions->items) {
         if (c.StringOr("type") != "RestartingJobSet") continue;
         found = true;
+        CHECK(c.StringOr("status") == (replay.state.restarting.status ? "True" : "False"));
         CHECK(c.StringOr("reason") == ReasonText(policy, replay.state.restarting.text));
         CHECK(c.StringOr("message") == MessageText(policy, replay.state.restarting.text));
       }
@@ -162,6 +174,21 @@ TEST_CASE("why: a rule's PodFailurePolicy failure names the rule, the exit code 
   CHECK(exit42);
   CHECK(pfp);
   CHECK(d.next.empty());  // terminal
+}
+
+TEST_CASE("why: between two failures, the restart is told and the JobSet is healthy") {
+  WorkloadDump dump = LoadCase("crashloop-early");
+  Diagnosis d;
+  std::string error;
+  REQUIRE(DiagnoseJobSet(dump, "crashloop", FeatureGates{}, &d, &error));
+  CHECK(d.health == Health::kHealthy);
+  REQUIRE(d.timeline.size() == 2);
+  CHECK(d.timeline[0].outcome == "restarted the JobSet (attempt 1)");
+  CHECK(d.timeline[1].number == 1);
+  CHECK(d.timeline[1].outcome == "running");
+  // One more failure uses the second and last counted restart.
+  REQUIRE(!d.next.empty());
+  CHECK(d.next[0].effect == "restarts the JobSet, counted: 2 of 2 restarts used");
 }
 
 TEST_CASE("why: restarts until ReachedMaxRestarts, a loop of the same failure") {

@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """The fake kubectl's answers: `get` of jobsets, jobs.batch,pods (by label) and events, from the
-dumps named by FAKE_DUMPS (colon-separated), as kubectl prints them (kind: List, or the object)."""
+dumps named by FAKE_DUMPS (colon-separated), as kubectl prints them (kind: List, or the object);
+`get jobsets NAME --watch` prints the object twice."""
 import json
 import os
 import sys
 
 args = sys.argv[1:]
 items = []
-for path in os.environ["FAKE_DUMPS"].split(":"):
+dumps = os.environ["FAKE_DUMPS"]
+# FAKE_LATER: the dumps served once a watch has started (the cluster moved on since).
+with open(os.environ["FAKE_LOG"]) as log:
+    watching = any("--watch" in line for line in log)
+if os.environ.get("FAKE_LATER") and watching:
+    dumps = os.environ["FAKE_LATER"]
+for path in dumps.split(":"):
     with open(path) as f:
         items += json.load(f)["items"]
 
