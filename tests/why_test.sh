@@ -94,6 +94,12 @@ check "watch prints each new failure and decision, then the state" \
   diff -u "$work/watch2.want" "$work/watch2.new"
 check "watch stops at the terminal state (one re-read)" [ "$(grep -c '^get events' "$FAKE_LOG")" = 2 ]
 
+# 6c. Colour: --color always colours the health word (red for Failed); NO_COLOR with auto, none.
+"$bin" why crashloop -f "$src/tests/why/crashloop.json" --color always > "$work/color.out"
+check "--color always colours the health" grep -q $'\033\[31mFailed' "$work/color.out"
+"$bin" why crashloop -f "$src/tests/why/crashloop.json" > "$work/plain.out"
+check "NO_COLOR: plain text" bash -c "! grep -q $'\033' '$work/plain.out'"
+
 # 7. Usage errors.
 "$bin" why vcjob/train -f "$src/tests/why/crashloop.json" > /dev/null 2> "$work/err"
 status=$?
