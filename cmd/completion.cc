@@ -74,6 +74,7 @@ const std::vector<FileArgument>& FileArguments() {
       {"scenario", {"yaml", "yml", "json"}},
       {"config", {"yaml", "yml"}},
       {"plot", {"svg"}},
+      {"filename", {"json"}},
   };
   return kFiles;
 }

@@ -13,6 +13,7 @@
 #include "cmd/render_command.h"
 #include "cmd/report.h"
 #include "cmd/simulate_command.h"
+#include "cmd/why_command.h"
 #include "validation/core/rule_registry.h"
 #include "validation/core/suggest.h"
 
@@ -212,6 +213,36 @@ Examples:
 
 Exit status (diagnose): 0 no fault node in the verdict (or no check in the log), 1 fault nodes,
 2 usage error or unreadable file.
+)";
+
+const char kWhyExamples[] = R"(
+Examples:
+  # Why did the JobSet fail (or restart), and what does the next failure do?
+  kubectl jobset why train -n team-a
+
+  # For an incident ticket
+  kubectl jobset why train -n team-a -o markdown
+
+  # Follow it: each new failure and decision as it happens
+  kubectl jobset why train -n team-a --watch
+
+  # Every JobSet's health
+  kubectl jobset why -A
+
+  # Offline: the one command that records what why reads (attach dump.json to a bug report)
+  kubectl get jobsets.jobset.x-k8s.io,jobs.batch,pods,events -n team-a -o json > dump.json
+  kubectl jobset why train -f dump.json
+
+Reads, with -n, --context and --kubeconfig passed on (KUBECTL names the kubectl binary):
+  kubectl get jobsets.jobset.x-k8s.io NAME -o json
+  kubectl get jobs.batch,pods -l jobset.sigs.k8s.io/jobset-name=NAME -o json
+  kubectl get events -o json
+Decisions come from the controller's own algorithm (the same engine as simulate), replayed over
+the failed Jobs and the Job failure events the dump holds. Volcano Jobs (vcjob/NAME) and
+Frameworks (framework/NAME) are not supported yet.
+
+Exit status: 0 healthy, succeeded or suspended; 1 failed, restarting or stuck; 2 usage error,
+unreadable dump, or kubectl refused (an RBAC refusal names the verb and resource missing).
 )";
 
 // The lint footer: the examples, the feature gates, the rest.
@@ -445,6 +476,33 @@ int main(int argc, char** argv) {
       ->check(AtLeast(0));
   render_cmd->footer(kRenderExamples);
 
+  jobset::WhyFlags why;
+  CLI::App* why_cmd = app.add_subcommand(
+      "why",
+      "Why a live JobSet failed or restarted, from its status, Jobs, Pods and events, and what "
+      "one more failure does.");
+  why_cmd->add_option("NAME", why.target, "NAME or KIND/NAME (jobset/NAME); none: list JobSets");
+  why_cmd->add_option("-f,--filename", why.file,
+                      "Read a dump (kubectl get ... -o json, see below) instead of the cluster; "
+                      "- for standard input");
+  why_cmd->add_option("-n,--namespace", why.namespace_name,
+                      "Namespace (kubectl's default if unset)");
+  why_cmd->add_option("--context", why.context, "kubeconfig context");
+  why_cmd->add_option("--kubeconfig", why.kubeconfig, "kubeconfig file");
+  why_cmd->add_flag("-A,--all-namespaces", why.all_namespaces,
+                    "List the JobSets of every namespace (no NAME)");
+  why_cmd->add_option("-o,--output", why.output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  why_cmd->add_option("--color", why.color, "Colour text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  why_cmd->add_flag("-w,--watch", why.watch,
+                    "Keep watching; print each new failure and decision as it happens");
+  why_cmd->add_option("--feature-gates", why.feature_gates,
+                      "JobSet feature gates of the cluster, e.g. RestartJob=true");
+  why_cmd->footer(kWhyExamples);
+
   CLI::App* netcheck_cmd = app.add_subcommand(
       "netcheck", "DLRover's node health check: the groups of each round, or a log diagnosed.");
   netcheck_cmd->require_subcommand(1);
@@ -519,6 +577,7 @@ int main(int argc, char** argv) {
     return jobset::RunSimulate(sim, std::cout, std::cerr);
   }
   if (render_cmd->parsed()) return jobset::RunRender(render, std::cout, std::cerr);
+  if (why_cmd->parsed()) return jobset::RunWhy(why, std::cout, std::cerr);
   if (plan_cmd->parsed()) return jobset::RunNetcheckPlan(plan, std::cout, std::cerr);
   if (diagnose_cmd->parsed()) return jobset::RunNetcheckDiagnose(diagnose, std::cout, std::cerr);
   return 2;

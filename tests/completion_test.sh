@@ -110,12 +110,17 @@ bash_complete() {
 if command -v bash >/dev/null 2>&1; then
   ran=$((ran + 1))
   check "bash: subcommand" "lint|()" "$(bash_complete 'kubectl-jobset li')"
-  check "bash: all subcommands" "lint|explain|simulate|render|netcheck|version|help|completion|()" \
+  check "bash: all subcommands" "lint|explain|simulate|render|why|netcheck|version|help|completion|()" \
     "$(bash_complete 'kubectl-jobset ')"
   check "bash: netcheck subcommands" "plan|diagnose|()" \
     "$(bash_complete 'kubectl-jobset netcheck ')"
   check "bash: netcheck plan flag" "--node-groups|()" \
     "$(bash_complete 'kubectl-jobset netcheck plan --node-')"
+  check "bash: why flags" "--kubeconfig|()" "$(bash_complete 'kubectl-jobset why --kube')"
+  check "bash: why -o" "text|json|markdown|()" "$(bash_complete 'kubectl-jobset why -o ')"
+  mkdir -p "$tmp/dumps" && touch "$tmp/dumps/dump.json" "$tmp/dumps/train.yaml"
+  check "bash: why -f takes a JSON dump" "dump.json|(-o filenames)" \
+    "$(cd "$tmp/dumps" && bash_complete 'kubectl-jobset why -f ')"
   check "bash: flag" "--fail-on|()" "$(bash_complete 'kubectl-jobset lint --fail-o')"
   check "bash: help COMMAND" "plan|()" "$(bash_complete 'kubectl-jobset help netcheck pl')"
   check "bash: --fix and --diff" "--fix|()" "$(bash_complete 'kubectl-jobset lint --diff --fi')"

@@ -1,0 +1,53 @@
+#include "cmd/why_command.h"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+namespace jobset {
+
+TEST_CASE("why: an RBAC refusal names the verb, resource, group and namespace missing") {
+  std::string msg = KubectlErrorMessage(
+      "Error from server (Forbidden): jobs.batch is forbidden: User \"alice\" cannot list "
+      "resource \"jobs\" in API group \"batch\" in the namespace \"team-a\"\n",
+      1);
+  CHECK(msg.rfind("access denied: you may not list jobs.batch in namespace team-a", 0) == 0);
+  std::string cluster = KubectlErrorMessage(
+      "Error from server (Forbidden): events is forbidden: User \"bob\" cannot list resource "
+      "\"events\" in API group \"\" at the cluster scope\n",
+      1);
+  CHECK(cluster.rfind("access denied: you may not list events at cluster scope", 0) == 0);
+  CHECK(KubectlErrorMessage("Error from server (NotFound): jobsets.jobset.x-k8s.io \"x\" not "
+                            "found\n",
+                            1) ==
+        "not found: Error from server (NotFound): jobsets.jobset.x-k8s.io \"x\" not found");
+  CHECK(KubectlErrorMessage("", 3) == "kubectl failed with exit status 3");
+}
+
+TEST_CASE("why: the kubectl calls pass the access flags and select children by label") {
+  WhyFlags flags;
+  flags.namespace_name = "team-a";
+  flags.context = "prod";
+  auto calls = WhyKubectlCalls(WhyKinds().front(), "train", flags);
+  REQUIRE(calls.size() == 3);
+  CHECK(calls[0] == std::vector<std::string>{"get", "jobsets.jobset.x-k8s.io", "train", "-o",
+                                             "json", "--namespace", "team-a", "--context", "prod"});
+  CHECK(calls[1][2] == "-l");
+  CHECK(calls[1][3] == "jobset.sigs.k8s.io/jobset-name=train");
+  CHECK(calls[2][1] == "events");
+}
+
+TEST_CASE("why: kinds without a diagnosis yet are refused with exit status 2") {
+  WhyFlags flags;
+  flags.target = "vcjob/train";
+  flags.file = "-";
+  std::ostringstream out, err;
+  CHECK(RunWhy(flags, out, err) == 2);
+  CHECK(err.str() == "why: Volcano Jobs are not supported yet\n");
+  flags.target = "pods/train";
+  std::ostringstream err2;
+  CHECK(RunWhy(flags, out, err2) == 2);
+  CHECK(err2.str().rfind("error: unknown kind \"pods\"", 0) == 0);
+}
+
+}  // namespace jobset

@@ -1,0 +1,889 @@
+#include "validation/jobset/why.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "validation/core/batch_job.h"
+#include "validation/jobset/analysis.h"
+#include "validation/jobset/policy_engine.h"
+#include "validation/jobset/types.h"
+
+namespace jobset {
+namespace {
+
+constexpr std::string_view kJobSetGroup = "jobset.x-k8s.io";
+constexpr std::string_view kJobSetNameLabel = "jobset.sigs.k8s.io/jobset-name";
+constexpr std::string_view kRjobLabel = "jobset.sigs.k8s.io/replicatedjob-name";
+constexpr std::string_view kJobIndexLabel = "jobset.sigs.k8s.io/job-index";
+constexpr std::string_view kRestartAttemptLabel = "jobset.sigs.k8s.io/restart-attempt";
+constexpr std::string_view kJobRestartAttemptLabel = "jobset.sigs.k8s.io/job-restart-attempt";
+
+// The JobSet events that end a step: the controller applied (or tried) a failure-policy action
+// (pkg/constants/constants.go at kubernetes-sigs/jobset@08dfbdfd).
+bool IsActionEvent(std::string_view reason) {
+  return reason == "RestartJobSetFailurePolicyAction" ||
+         reason == "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction" ||
+         reason == "RestartJobFailurePolicyAction" ||
+         reason == "RestartJobAndIgnoreMaxRestartsFailurePolicyAction" || reason == "FailedJobs" ||
+         reason == "FailJobSetFailurePolicyAction" || reason == "ReachedMaxRestarts";
+}
+
+int64_t ParseInt(std::string_view text, int64_t fallback) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && p == text.data() + text.size() && !text.empty() ? v : fallback;
+}
+
+int64_t IntField(const Node* map, std::string_view key, int64_t fallback = 0) {
+  const Node* v = map == nullptr ? nullptr : map->Find(key);
+  return v != nullptr && v->is_int() ? v->integer : fallback;
+}
+
+const Node* Path(const Node* node, std::initializer_list<std::string_view> keys) {
+  for (std::string_view k : keys) {
+    if (node == nullptr) return nullptr;
+    node = node->Find(k);
+  }
+  return node;
+}
+
+std::string Str(std::string_view s) { return std::string(s); }
+
+// The first condition of `object` (status.conditions) of `type` with status True, or nullptr.
+const Node* TrueCondition(const Node& object, std::string_view type) {
+  const Node* conditions = Path(&object, {"status", "conditions"});
+  if (conditions == nullptr || !conditions->is_seq()) return nullptr;
+  for (const Node& c : conditions->items) {
+    if (c.StringOr("type") == type && c.StringOr("status") == "True") return &c;
+  }
+  return nullptr;
+}
+
+// How the Job controller ended the Job (jobset_controller.go classifies by the first True
+// condition of type Complete or Failed): "Failed", "Complete" or "".
+std::string_view JobFinish(const Node& job) {
+  const Node* conditions = Path(&job, {"status", "conditions"});
+  if (conditions == nullptr || !conditions->is_seq()) return {};
+  for (const Node& c : conditions->items) {
+    std::string_view type = c.StringOr("type");
+    if ((type == "Failed" || type == "Complete") && c.StringOr("status") == "True") return type;
+  }
+  return {};
+}
+
+std::string EventTimeOf(const Node& event) {
+  for (std::string_view key : {"lastTimestamp", "eventTime", "firstTimestamp"}) {
+    std::string_view t = event.StringOr(key);
+    if (!t.empty()) return Str(t);
+  }
+  return {};
+}
+
+std::string_view EventNote(const Node& event) {
+  std::string_view m = event.StringOr("message");
+  return m.empty() ? event.StringOr("note") : m;
+}
+
+// "<js>-<rjob>-<index>" back to (rjob, index), trying the spec's names; false when it is not.
+bool ParseChildName(std::string_view job, std::string_view js,
+                    const std::vector<std::string>& rjobs, int* rjob, int64_t* index) {
+  if (job.size() <= js.size() + 1 || job.substr(0, js.size()) != js || job[js.size()] != '-')
+    return false;
+  std::string_view rest = job.substr(js.size() + 1);
+  size_t dash = rest.rfind('-');
+  if (dash == std::string_view::npos) return false;
+  int64_t i = ParseInt(rest.substr(dash + 1), -1);
+  if (i < 0) return false;
+  for (size_t r = 0; r < rjobs.size(); ++r) {
+    if (rjobs[r] == rest.substr(0, dash)) {
+      *rjob = static_cast<int>(r);
+      *index = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+const Node* FindJobSet(const WorkloadDump& dump, std::string_view name) {
+  for (const Node* js : ObjectsOfKind(dump, kJobSetGroup, "JobSet")) {
+    if (ObjectName(*js) == name) return js;
+  }
+  return nullptr;
+}
+
+// The child Jobs of the JobSet: its label, or its controller owner reference.
+std::vector<const Node*> ChildJobs(const WorkloadDump& dump, const Node& js) {
+  std::vector<const Node*> jobs;
+  std::string_view name = ObjectName(js);
+  for (const Node* job : ObjectsOfKind(dump, "batch", "Job")) {
+    if (LabelOf(*job, kJobSetNameLabel) == name || IsOwnedBy(*job, "JobSet", name)) {
+      jobs.push_back(job);
+    }
+  }
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const Node* a, const Node* b) { return ObjectName(*a) < ObjectName(*b); });
+  return jobs;
+}
+
+std::vector<std::string> RjobNames(const JobSet& js) {
+  std::vector<std::string> names;
+  for (const ReplicatedJob& rj : js.replicated_jobs) names.push_back(rj.name);
+  return names;
+}
+
+bool CollectSteps(const WorkloadDump& dump, const Node& js_object, const JobSet& js,
+                  std::vector<std::vector<DumpedFailure>>* steps) {
+  std::string_view name = ObjectName(js_object);
+  std::vector<std::string> rjobs = RjobNames(js);
+  std::vector<DumpedFailure> failures;
+  std::set<std::string> uids;
+  for (const Node* job : ChildJobs(dump, js_object)) {
+    if (JobFinish(*job) != "Failed") continue;
+    const Node* c = TrueCondition(*job, "Failed");
+    DumpedFailure f;
+    f.job = Str(ObjectName(*job));
+    f.uid = Str(ObjectUid(*job));
+    std::string_view rjob_label = LabelOf(*job, kRjobLabel);
+    auto it = std::find(rjobs.begin(), rjobs.end(), rjob_label);
+    f.index = ParseInt(LabelOf(*job, kJobIndexLabel), -1);
+    if (it == rjobs.end() || f.index < 0) {
+      if (!ParseChildName(f.job, name, rjobs, &f.rjob, &f.index)) continue;
+    } else {
+      f.rjob = static_cast<int>(it - rjobs.begin());
+    }
+    f.reason = Str(c->StringOr("reason"));
+    f.message = Str(c->StringOr("message"));
+    f.time = Str(c->StringOr("lastTransitionTime"));
+    if (!f.uid.empty()) uids.insert(f.uid);
+    failures.push_back(std::move(f));
+  }
+  // Jobs deleted by a restart: the Warning event the Job controller emitted when each failed.
+  const std::vector<std::string>& reasons = JobFailureReasons();
+  for (const Node& event : dump.objects) {
+    if (event.StringOr("kind") != "Event" || event.StringOr("type") != "Warning") continue;
+    const Node* about = event.Find("involvedObject");
+    if (about == nullptr) about = event.Find("regarding");
+    if (about == nullptr || about->StringOr("kind") != "Job") continue;
+    std::string_view reason = event.StringOr("reason");
+    if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) continue;
+    DumpedFailure f;
+    f.job = Str(about->StringOr("name"));
+    f.uid = Str(about->StringOr("uid"));
+    if (!ParseChildName(f.job, name, rjobs, &f.rjob, &f.index)) continue;
+    if (!f.uid.empty() && uids.count(f.uid)) continue;
+    f.reason = Str(reason);
+    f.message = Str(EventNote(event));
+    f.time = EventTimeOf(event);
+    bool seen = std::any_of(failures.begin(), failures.end(), [&](const DumpedFailure& g) {
+      return (f.uid.empty() || g.uid.empty()) && g.job == f.job && g.reason == f.reason &&
+             g.message == f.message && g.time == f.time;
+    });
+    if (seen) continue;
+    if (!f.uid.empty()) uids.insert(f.uid);
+    failures.push_back(std::move(f));
+  }
+  for (DumpedFailure& f : failures) f.seconds = Rfc3339Seconds(f.time);
+  std::stable_sort(failures.begin(), failures.end(),
+                   [](const DumpedFailure& a, const DumpedFailure& b) {
+                     return a.seconds != b.seconds ? a.seconds < b.seconds : a.job < b.job;
+                   });
+  std::vector<int64_t> actions;
+  for (const Node* event : EventsFor(dump, "JobSet", name)) {
+    if (IsActionEvent(event->StringOr("reason")))
+      actions.push_back(Rfc3339Seconds(EventTimeOf(*event)));
+  }
+  std::sort(actions.begin(), actions.end());
+  constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  int64_t current = -1;
+  for (DumpedFailure& f : failures) {
+    auto at = std::lower_bound(actions.begin(), actions.end(), f.seconds);
+    int64_t boundary = at == actions.end() ? kNever : *at;
+    // After the last action event: failures at the same second are one step.
+    int64_t key = boundary == kNever ? -f.seconds - 1 : boundary;
+    if (steps->empty() || key != current) steps->emplace_back();
+    current = key;
+    steps->back().push_back(std::move(f));
+  }
+  return true;
+}
+
+// --- Status -----------------------------------------------------------------------------------
+
+// The JobSet status counters as the engine's state (restarts, budgets, per-job counts).
+ControllerState StateFromStatus(const Node& js, const PreparedPolicy& policy) {
+  ControllerState state;
+  const Node* status = js.Find("status");
+  state.restarts = IntField(status, "restarts");
+  state.restarts_count_towards_max = IntField(status, "restartsCountTowardsMax");
+  state.job_restarts.resize(policy.rjob_names.size());
+  state.job_restarts_count_towards_max.resize(policy.rjob_names.size());
+  const Node* rjs = status == nullptr ? nullptr : status->Find("replicatedJobsStatus");
+  if (rjs != nullptr && rjs->is_seq()) {
+    for (const Node& r : rjs->items) {
+      int rjob = FindReplicatedJob(policy, r.StringOr("name"));
+      if (rjob < 0) continue;
+      auto copy = [&](std::string_view key, std::vector<int32_t>* into) {
+        const Node* arr = r.Find(key);
+        if (arr == nullptr || !arr->is_seq()) return;
+        for (const Node& v : arr->items) into->push_back(static_cast<int32_t>(v.integer));
+      };
+      copy("jobRestarts", &state.job_restarts[rjob]);
+      copy("jobRestartsCountTowardsMax", &state.job_restarts_count_towards_max[rjob]);
+      for (int32_t v : state.job_restarts_count_towards_max[rjob])
+        state.job_restarts_count_towards_max_sum += v;
+    }
+  }
+  std::string_view terminal = status == nullptr ? "" : status->StringOr("terminalState");
+  state.terminal_state = terminal == "Failed"      ? TerminalState::kFailed
+                         : terminal == "Completed" ? TerminalState::kCompleted
+                                                   : TerminalState::kNone;
+  return state;
+}
+
+std::string ConditionLine(const Node& c) {
+  std::string line = Str(c.StringOr("type")) + "=" + Str(c.StringOr("status"));
+  std::string_view reason = c.StringOr("reason");
+  if (!reason.empty()) line += " " + Str(reason);
+  std::string_view message = c.StringOr("message");
+  if (!message.empty()) line += ": " + Str(message);
+  return line;
+}
+
+// --- Causes -------------------------------------------------------------------------------------
+
+bool InfrastructureReason(std::string_view reason) {
+  static const char* const kInfra[] = {"Evicted",
+                                       "Preempted",
+                                       "Preempting",
+                                       "NodeNotReady",
+                                       "NodeShutdown",
+                                       "Shutdown",
+                                       "Terminated",
+                                       "TaintManagerEviction",
+                                       "NodeLost",
+                                       "DeletionByTaintManager",
+                                       "PreemptionByScheduler",
+                                       "EvictionByEvictionAPI",
+                                       "TerminationByKubelet",
+                                       "DeletionByPodGC"};
+  return std::any_of(std::begin(kInfra), std::end(kInfra),
+                     [&](const char* r) { return reason == r; });
+}
+
+// What the Pods of Job `job` (uid `uid`) say about why it failed.
+std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailure& f,
+                                    int64_t window_start) {
+  std::vector<FailureCause> causes;
+  for (const Node* pod : ObjectsOfKind(dump, "", "Pod")) {
+    std::string_view job_label = LabelOf(*pod, "batch.kubernetes.io/job-name");
+    if (job_label.empty()) job_label = LabelOf(*pod, "job-name");
+    if (job_label != f.job && !IsOwnedBy(*pod, "Job", f.job)) continue;
+    std::string_view owner_uid = LabelOf(*pod, "batch.kubernetes.io/controller-uid");
+    if (!f.uid.empty() && !owner_uid.empty() && owner_uid != f.uid) continue;
+    const Node* status = pod->Find("status");
+    std::string node = Str(Path(pod, {"spec", "nodeName"}) ? Path(pod, {"spec", "nodeName"})->text
+                                                           : std::string());
+    std::string on_node = node.empty() ? "" : " on node " + node;
+    std::string object = "Pod " + Str(ObjectName(*pod));
+    std::string_view pod_reason = status == nullptr ? "" : status->StringOr("reason");
+    if (const Node* d = TrueCondition(*pod, "DisruptionTarget")) {
+      causes.push_back({object,
+                        "disrupted (" + Str(d->StringOr("reason")) +
+                            "): " + Str(d->StringOr("message")) + on_node,
+                        "infrastructure"});
+    } else if (!pod_reason.empty() && InfrastructureReason(pod_reason)) {
+      causes.push_back({object, Str(pod_reason) + ": " + Str(status->StringOr("message")) + on_node,
+                        "infrastructure"});
+    }
+    // A container stopped by the disruption or eviction exits because of it.
+    bool disrupted = !causes.empty() && causes.back().object == object;
+    const Node* containers = status == nullptr ? nullptr : status->Find("containerStatuses");
+    if (containers == nullptr || !containers->is_seq()) continue;
+    for (const Node& cs : containers->items) {
+      const Node* term = Path(&cs, {"state", "terminated"});
+      if (term == nullptr) term = Path(&cs, {"lastState", "terminated"});
+      if (term == nullptr) continue;
+      int64_t code = IntField(term, "exitCode");
+      if (code == 0) continue;
+      std::string text =
+          "container " + Str(cs.StringOr("name")) + " exited with code " + std::to_string(code);
+      std::string_view why = term->StringOr("reason");
+      if (!why.empty() && why != "Error") text += " (" + Str(why) + ")";
+      causes.push_back({object, text + (disrupted ? " (stopped by the disruption)" : "") + on_node,
+                        disrupted ? "infrastructure" : "application"});
+    }
+  }
+  if (!causes.empty()) return causes;
+  // The Pods are gone: their Warning events in the attempt's window.
+  for (const Node& event : dump.objects) {
+    if (event.StringOr("kind") != "Event" || event.StringOr("type") != "Warning") continue;
+    const Node* about = event.Find("involvedObject");
+    if (about == nullptr) about = event.Find("regarding");
+    if (about == nullptr || about->StringOr("kind") != "Pod") continue;
+    std::string_view pod = about->StringOr("name");
+    if (pod.size() <= f.job.size() || pod.substr(0, f.job.size()) != f.job ||
+        pod[f.job.size()] != '-')
+      continue;
+    int64_t t = Rfc3339Seconds(EventTimeOf(event));
+    if (t > f.seconds || t <= window_start) continue;
+    std::string_view reason = event.StringOr("reason");
+    causes.push_back({"Pod " + Str(pod), Str(reason) + ": " + Str(EventNote(event)),
+                      InfrastructureReason(reason)                    ? "infrastructure"
+                      : reason == "OOMKilling" || reason == "BackOff" ? "application"
+                                                                      : ""});
+  }
+  return causes;
+}
+
+// The Job condition's own evidence: the pod failure policy rule its message names.
+void JobMessageCauses(const DumpedFailure& f, std::vector<FailureCause>* causes) {
+  if (f.reason != "PodFailurePolicy") return;
+  size_t at = f.message.find("rule at index ");
+  if (at == std::string::npos) return;
+  size_t begin = f.message.rfind("matching ", at);
+  std::string action =
+      begin == std::string::npos ? "" : f.message.substr(begin + 9, at - begin - 10);
+  std::string index = f.message.substr(at + 14);
+  std::string category =
+      f.message.find("DisruptionTarget") != std::string::npos
+          ? "infrastructure"
+          : (f.message.find("exit code") != std::string::npos ? "application" : "");
+  causes->push_back({"Job " + f.job,
+                     "pod failure policy rule " + index +
+                         (action.empty() ? "" : " (" + action + ")") + " matched",
+                     category});
+}
+
+// The category of an attempt: infrastructure when any cause is, else application when any is.
+std::string Category(const std::vector<FailureCause>& causes) {
+  bool app = false;
+  for (const FailureCause& c : causes) {
+    if (c.category == "infrastructure") return "infrastructure";
+    app = app || c.category == "application";
+  }
+  return app ? "application" : "";
+}
+
+// The exit code of the first application cause ("exit code 1 in container trainer"), else "".
+std::string ExitKey(const std::vector<FailureCause>& causes) {
+  for (const FailureCause& c : causes) {
+    size_t at = c.text.find(" exited with code ");
+    if (c.category == "application" && at != std::string::npos) {
+      size_t end = c.text.find_first_of(" ", at + 18);
+      return "exit code " + c.text.substr(at + 18, end - at - 18) + " in " + c.text.substr(0, at);
+    }
+  }
+  return {};
+}
+
+std::string Duration(int64_t seconds) {
+  std::string s;
+  if (seconds >= 3600) s += std::to_string(seconds / 3600) + "h";
+  if (seconds >= 60) s += std::to_string(seconds / 60 % 60) + "m";
+  s += std::to_string(seconds % 60) + "s";
+  return s;
+}
+
+std::string RuleText(const PreparedPolicy& policy, int rule) {
+  if (!policy.has_failure_policy) return "no failure policy";
+  if (rule < 0) return "no rule: default";
+  return "rule " + std::to_string(rule) + " (" + policy.rules[rule].name + ")";
+}
+
+std::string PassOutcomeText(const PreparedPolicy& policy, const PassOutcome& p,
+                            std::string_view stuck_error) {
+  if (p.stuck) return "stuck: " + Str(stuck_error);
+  if (p.reached_max) return "failed: ReachedMaxRestarts";
+  if (p.no_policy) return "failed: FailedJobs";
+  switch (p.action) {
+    case PolicyAction::kFailJobSet:
+      return "failed: FailJobSetFailurePolicyAction";
+    case PolicyAction::kRestartJobSet:
+    case PolicyAction::kRestartJobSetAndIgnoreMaxRestarts:
+      return "restarted the JobSet (attempt " + std::to_string(p.restarts) + ")";
+    case PolicyAction::kRestartJob:
+    case PolicyAction::kRestartJobAndIgnoreMaxRestarts:
+      return "recreated Job " + JobName(policy, p.rjob, p.index);
+    default:
+      return "stuck";
+  }
+}
+
+// What one more failure does, given `d` at the counters of `state`.
+std::string Effect(const PreparedPolicy& policy, const ControllerState& state, const Decision& d) {
+  if (!policy.has_failure_policy) return "fails the JobSet (FailedJobs)";
+  if (d.stuck) return "the controller errors on every pass (the JobSet neither restarts nor fails)";
+  int64_t used = CountedRestarts(policy, state);
+  std::string budget = std::to_string(policy.max_restarts) + " restarts";
+  switch (d.action) {
+    case PolicyAction::kFailJobSet:
+      return "fails the JobSet (FailJobSetFailurePolicyAction)";
+    case PolicyAction::kRestartJobSet:
+    case PolicyAction::kRestartJob:
+      if (used >= policy.max_restarts) {
+        return "fails the JobSet (ReachedMaxRestarts): " + std::to_string(used) + " of " + budget +
+               " used";
+      }
+      return std::string(d.action == PolicyAction::kRestartJob ? "recreates the failed Job"
+                                                               : "restarts the JobSet") +
+             ", counted: " + std::to_string(used + 1) + " of " + budget + " used";
+    case PolicyAction::kRestartJobSetAndIgnoreMaxRestarts:
+      return "restarts the JobSet without counting";
+    case PolicyAction::kRestartJobAndIgnoreMaxRestarts:
+      return "recreates the failed Job without counting";
+    default:
+      return "the controller errors on every pass";
+  }
+}
+
+std::string ActionText(const PreparedPolicy& policy, PolicyAction action) {
+  return policy.has_failure_policy ? Str(ActionName(action)) : "FailJobSet";
+}
+
+void AddNextSteps(const PreparedPolicy& policy, const JobSet& js, const ControllerState& state,
+                  Diagnosis* out) {
+  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
+    for (const std::string& reason : JobFailureReasons()) {
+      if (!WhyReasonUnreachable(js.replicated_jobs[r], reason).empty()) continue;
+      CellExplanation cell = ExplainCell(policy, static_cast<int>(r), reason);
+      std::vector<Decision> all = {cell.decision};
+      all.insert(all.end(), cell.otherwise.begin(), cell.otherwise.end());
+      for (size_t k = 0; k < all.size(); ++k) {
+        const Decision& d = all[k];
+        NextStep step;
+        step.scope = js.replicated_jobs[r].name;
+        step.reason = reason;
+        if (d.conditional && d.rule >= 0) {
+          std::string patterns;
+          for (const std::string& p :
+               js.failure_policy->rules[d.rule].on_job_failure_message_patterns)
+            patterns += (patterns.empty() ? "" : "|") + p;
+          step.reason += " (message ~ /" + patterns + "/)";
+        } else if (k > 0) {
+          step.reason += " (other messages)";
+        }
+        step.rule = RuleText(policy, d.rule);
+        step.action = ActionText(policy, d.action);
+        step.counts = d.counts_towards_max && policy.has_failure_policy;
+        step.effect = Effect(policy, state, d);
+        out->next.push_back(std::move(step));
+      }
+    }
+  }
+}
+
+void AddHazards(const std::vector<std::pair<int64_t, int64_t>>& restarting, Diagnosis* out) {
+  // Restart loops: attempts in a row ended by the same failure (reason and message).
+  std::string key, shown;
+  int run = 0;
+  for (const Attempt& a : out->timeline) {
+    if (a.failed.empty()) continue;
+    std::string k = a.reason + "\n" + a.message;
+    run = k == key ? run + 1 : 1;
+    key = k;
+    if (run < 2) continue;
+    std::string exit = ExitKey(a.causes);
+    shown = std::to_string(run) + " attempts in a row ended with " + a.reason +
+            (a.message.empty() ? "" : " (" + a.message + ")") + (exit.empty() ? "" : ", " + exit);
+  }
+  if (!shown.empty()) {
+    out->hazards.push_back(
+        {"restart-loop",
+         shown + ": a failure that repeats is likely a bug; a restart will not fix it"});
+  }
+  int infra = 0, app = 0, infra_counted = 0;
+  for (const Attempt& a : out->timeline) {
+    if (a.failed.empty()) continue;
+    std::string c = Category(a.causes);
+    if (c == "infrastructure") {
+      ++infra;
+      infra_counted += a.counted;
+    } else if (c == "application") {
+      ++app;
+    }
+  }
+  if (infra > 0) {
+    std::string text = std::to_string(infra) +
+                       " failure(s) came from infrastructure (eviction, "
+                       "disruption, node) and " +
+                       std::to_string(app) + " from the application";
+    if (infra_counted > 0) {
+      text += "; " + std::to_string(infra_counted) +
+              " infrastructure failure(s) counted toward maxRestarts (a rule with "
+              "RestartJobSetAndIgnoreMaxRestarts for them would spare the budget)";
+    }
+    out->hazards.push_back({"infrastructure-restarts", text});
+  }
+  int64_t total = 0;
+  for (auto [from, to] : restarting) total += to - from;
+  if (total > 0) {
+    out->hazards.push_back(
+        {"time-restarting",
+         "restarting for " + Duration(total) + " in " + std::to_string(restarting.size()) +
+             " restart(s), from each failure that restarted the JobSet to all Jobs ready again"});
+  }
+}
+
+}  // namespace
+
+int64_t Rfc3339Seconds(std::string_view t) {
+  if (t.size() < 19 || t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != 't') ||
+      t[13] != ':' || t[16] != ':')
+    return 0;
+  int64_t y = ParseInt(t.substr(0, 4), -1), mo = ParseInt(t.substr(5, 2), -1),
+          d = ParseInt(t.substr(8, 2), -1), h = ParseInt(t.substr(11, 2), -1),
+          mi = ParseInt(t.substr(14, 2), -1), s = ParseInt(t.substr(17, 2), -1);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || mi < 0 || s < 0) return 0;
+  // Days from civil (Howard Hinnant's algorithm).
+  y -= mo <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  int64_t days = era * 146097 + doe - 719468;
+  int64_t secs = days * 86400 + h * 3600 + mi * 60 + s;
+  size_t pos = 19;
+  if (pos < t.size() && t[pos] == '.') {
+    ++pos;
+    while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9') ++pos;
+  }
+  if (pos + 6 == t.size() && (t[pos] == '+' || t[pos] == '-')) {
+    int64_t oh = ParseInt(t.substr(pos + 1, 2), 0), om = ParseInt(t.substr(pos + 4, 2), 0);
+    secs -= (t[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+  }
+  return secs;
+}
+
+bool JobSetFailureSteps(const WorkloadDump& dump, std::string_view name,
+                        std::vector<std::vector<DumpedFailure>>* steps, std::string* error) {
+  steps->clear();
+  const Node* object = FindJobSet(dump, name);
+  if (object == nullptr) {
+    *error = "no JobSet \"" + Str(name) + "\" in the dump";
+    return false;
+  }
+  return CollectSteps(dump, *object, DecodeJobSet(*object), steps);
+}
+
+std::vector<StepSpec> ToReplaySteps(const std::vector<std::vector<DumpedFailure>>& steps,
+                                    const std::vector<std::string>& rjob_names) {
+  std::vector<StepSpec> out;
+  for (const auto& step : steps) {
+    StepSpec spec;
+    for (const DumpedFailure& f : step) {
+      spec.push_back(FailureSpec{rjob_names[f.rjob], f.index, f.reason, f.message});
+    }
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const FeatureGates& given,
+                    Diagnosis* out, std::string* error) {
+  *out = Diagnosis{};
+  const Node* object = FindJobSet(dump, name);
+  if (object == nullptr) {
+    *error = "no JobSet \"" + Str(name) + "\" in the dump";
+    return false;
+  }
+  JobSet js = DecodeJobSet(*object);
+  out->kind = "JobSet";
+  out->api_version = Str(object->StringOr("apiVersion"));
+  out->namespace_name = Str(ObjectNamespace(*object));
+  out->name = Str(name);
+
+  std::vector<const Node*> jobs = ChildJobs(dump, *object);
+  FeatureGates gates = given;
+  if (!gates.restart_job) {
+    for (const Node* job : jobs) {
+      if (!LabelOf(*job, kJobRestartAttemptLabel).empty()) {
+        gates.restart_job = true;
+        out->notes.push_back(
+            "feature gate RestartJob taken as on: the child Jobs carry the "
+            "jobset.sigs.k8s.io/job-restart-attempt label, which only that gate writes");
+        break;
+      }
+    }
+  }
+  bool in_place = js.failure_policy && js.failure_policy->restart_strategy == "InPlaceRestart";
+  if (in_place) gates.in_place_restart = true;
+  PreparedPolicy policy = PreparePolicy(js, gates);
+  ControllerState status_state = StateFromStatus(*object, policy);
+
+  // Conditions.
+  const Node* conditions = Path(object, {"status", "conditions"});
+  if (conditions != nullptr && conditions->is_seq()) {
+    for (const Node& c : conditions->items) out->conditions.push_back(ConditionLine(c));
+  }
+
+  // Replay the recorded failures through the engine.
+  std::vector<std::vector<DumpedFailure>> steps;
+  CollectSteps(dump, *object, js, &steps);
+  ControllerState state;
+  std::vector<std::pair<int64_t, int64_t>> restarting;  // (decision, jobs ready again)
+  std::vector<int64_t> ready_times;
+  for (const Node* event : EventsFor(dump, "JobSet", name)) {
+    if (event->StringOr("reason") == "JobsReady")
+      ready_times.push_back(Rfc3339Seconds(EventTimeOf(*event)));
+  }
+  std::string previous_end = Str(Path(object, {"metadata", "creationTimestamp"})
+                                     ? Path(object, {"metadata", "creationTimestamp"})->text
+                                     : std::string());
+  int64_t previous_seconds = Rfc3339Seconds(previous_end);
+  bool engine_stuck = false;
+  std::string stuck_error;
+  for (const auto& step : steps) {
+    std::vector<JobFailure> failures;
+    for (size_t k = 0; k < step.size(); ++k) {
+      const DumpedFailure& f = step[k];
+      failures.push_back(
+          JobFailure{f.rjob, f.index, f.reason, f.message, f.seconds * 1000 + int64_t(k)});
+    }
+    int64_t restarts_before = state.restarts;
+    StepOutcome outcome = ApplyFailures(policy, &state, failures);
+    if (!outcome.error.empty()) {
+      out->notes.push_back("a recorded failure could not be replayed: " + outcome.error);
+      continue;
+    }
+    for (const PassOutcome& p : outcome.passes) {
+      const DumpedFailure* f = nullptr;
+      for (const DumpedFailure& g : step)
+        if (g.rjob == p.rjob && g.index == p.index && f == nullptr) f = &g;
+      Attempt a;
+      a.number = restarts_before;
+      a.started = previous_end;
+      if (f != nullptr) {
+        a.ended = f->time;
+        a.failed = "Job " + f->job;
+        a.reason = f->reason;
+        a.message = f->message;
+        a.causes = PodCauses(dump, *f, previous_seconds);
+        JobMessageCauses(*f, &a.causes);
+      }
+      a.rule = RuleText(policy, p.rule);
+      a.action = p.stuck ? "none (" + ActionText(policy, p.action) + " errors)"
+                         : ActionText(policy, p.action);
+      a.counted = p.counted;
+      a.outcome = PassOutcomeText(policy, p, outcome.stuck_error);
+      restarts_before = p.restarts;
+      if (f != nullptr &&
+          (p.action == PolicyAction::kRestartJobSet ||
+           p.action == PolicyAction::kRestartJobSetAndIgnoreMaxRestarts) &&
+          !p.reached_max && !p.stuck && policy.has_failure_policy) {
+        auto ready = std::lower_bound(ready_times.begin(), ready_times.end(), f->seconds);
+        if (ready != ready_times.end()) restarting.push_back({f->seconds, *ready});
+        previous_end = f->time;
+        previous_seconds = f->seconds;
+      }
+      out->timeline.push_back(std::move(a));
+    }
+    // Failures of the step no pass chose: discarded with a restart or left once terminal.
+    for (size_t k = 0; k < step.size() && k < outcome.fates.size(); ++k) {
+      if (outcome.fates[k] == FailureFate::kDiscarded && !out->timeline.empty()) {
+        out->timeline.back().causes.push_back(
+            {"Job " + step[k].job,
+             "also failed (" + step[k].reason + "); discarded with the restart or the JobSet's end",
+             ""});
+      }
+    }
+    if (outcome.stuck) {
+      engine_stuck = true;
+      stuck_error = outcome.stuck_error;
+    }
+  }
+
+  // Does the replay agree with the status?
+  const Node* status = object->Find("status");
+  int64_t status_restarts = IntField(status, "restarts");
+  int64_t status_counted = IntField(status, "restartsCountTowardsMax");
+  if (state.restarts != status_restarts || state.restarts_count_towards_max != status_counted) {
+    out->notes.push_back(
+        "the failures recorded in this dump replay to restarts " + std::to_string(state.restarts) +
+        " (restartsCountTowardsMax " + std::to_string(state.restarts_count_towards_max) +
+        ") but the status says " + std::to_string(status_restarts) + " (" +
+        std::to_string(status_counted) +
+        "): older failures are no longer recorded (events expire, by default after an hour)");
+  }
+
+  // Health and state.
+  const Node* failed = TrueCondition(*object, "Failed");
+  const Node* completed = TrueCondition(*object, "Completed");
+  const Node* restarting_c = TrueCondition(*object, "RestartingJobSet");
+  int64_t replicas = 0;
+  for (const ReplicatedJob& rj : js.replicated_jobs) replicas += rj.replicas;
+  int64_t ready = 0, current_jobs = 0;
+  const Node* rjs = Path(object, {"status", "replicatedJobsStatus"});
+  if (rjs != nullptr && rjs->is_seq()) {
+    for (const Node& r : rjs->items) ready += IntField(&r, "ready") + IntField(&r, "succeeded");
+  }
+  for (const Node* job : jobs) {
+    if (ParseInt(LabelOf(*job, kRestartAttemptLabel), -1) >= status_restarts) ++current_jobs;
+  }
+  const Node* creation_failed = nullptr;
+  for (const Node* event : EventsFor(dump, "JobSet", name)) {
+    if (event->StringOr("reason") == "JobCreationFailed") creation_failed = event;
+  }
+  if (failed != nullptr) {
+    out->health = Health::kFailed;
+    out->state = "Failed: " + Str(failed->StringOr("reason")) + " (" +
+                 Str(failed->StringOr("message")) + ")";
+  } else if (completed != nullptr) {
+    out->health = Health::kSucceeded;
+    out->state = "Completed: " + Str(completed->StringOr("reason"));
+  } else if (js.suspend) {
+    out->health = Health::kSuspended;
+    out->state = "Suspended (spec.suspend is true): no Job runs";
+  } else if (engine_stuck) {
+    out->health = Health::kStuck;
+    out->state = "Stuck: " + stuck_error;
+  } else if (creation_failed != nullptr && current_jobs < replicas) {
+    out->health = Health::kStuck;
+    std::string note = Str(EventNote(*creation_failed));
+    out->state = "Stuck: " + std::to_string(replicas - current_jobs) + " of " +
+                 std::to_string(replicas) + " child Jobs cannot be created";
+    out->hazards.push_back(
+        {"job-creation-failed",
+         "JobCreationFailed: " + note.substr(0, note.find('\n')) +
+             " (the controller retries forever; the JobSet never fails for this)"});
+  } else if (restarting_c != nullptr) {
+    out->health = Health::kRestarting;
+    out->state = "Restarting: " + Str(restarting_c->StringOr("reason")) + " (" +
+                 Str(restarting_c->StringOr("message")) + ")";
+  } else {
+    out->health = Health::kHealthy;
+    out->state = "Running: " + std::to_string(ready) + " of " + std::to_string(replicas) +
+                 " Jobs ready or succeeded";
+  }
+
+  // Budgets, from the status (the replay may lack expired history).
+  if (policy.has_failure_policy) {
+    BudgetCounter b;
+    b.name = "restartsCountTowardsMax";
+    b.used = CountedRestarts(policy, status_state);
+    b.limit = policy.max_restarts;
+    int64_t free = status_restarts - status_counted;
+    b.note = "status.restarts " + std::to_string(status_restarts) + ", of which " +
+             std::to_string(free) + " did not count";
+    if (gates.restart_job && status_state.job_restarts_count_towards_max_sum > 0) {
+      b.note += "; includes " + std::to_string(status_state.job_restarts_count_towards_max_sum) +
+                " counted Job restarts (RestartJob)";
+    }
+    out->budgets.push_back(std::move(b));
+    for (size_t r = 0; r < policy.rjob_names.size(); ++r) {
+      const auto& counts = status_state.job_restarts[r];
+      for (size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] == 0) continue;
+        BudgetCounter jb;
+        jb.scope = policy.rjob_names[r] + "/" + std::to_string(i);
+        jb.name = "jobRestartsCountTowardsMax";
+        const auto& counted = status_state.job_restarts_count_towards_max[r];
+        jb.used = i < counted.size() ? counted[i] : 0;
+        jb.limit = policy.max_restarts;
+        jb.note = "jobRestarts " + std::to_string(counts[i]) + "; shares the JobSet's budget";
+        out->budgets.push_back(std::move(jb));
+      }
+    }
+  } else {
+    out->notes.push_back("no failure policy: the first failed Job fails the JobSet");
+  }
+
+  // InPlaceRestart: restarts happen inside the Pods.
+  if (in_place && policy.has_failure_policy) {
+    int64_t most = 0;
+    std::string worst;
+    std::vector<FailureCause> causes;
+    for (const Node* pod : ObjectsOfKind(dump, "", "Pod")) {
+      if (LabelOf(*pod, kJobSetNameLabel) != name) continue;
+      const Node* cs = Path(pod, {"status", "containerStatuses"});
+      if (cs == nullptr || !cs->is_seq()) continue;
+      for (const Node& c : cs->items) {
+        int64_t n = IntField(&c, "restartCount");
+        if (n > most) {
+          most = n;
+          worst = "Pod " + Str(ObjectName(*pod)) + " container " + Str(c.StringOr("name"));
+        }
+        const Node* term = Path(&c, {"lastState", "terminated"});
+        if (term != nullptr && IntField(term, "exitCode") != 0) {
+          std::string node = Path(pod, {"spec", "nodeName"}) ? Path(pod, {"spec", "nodeName"})->text
+                                                             : std::string();
+          std::string_view why = term->StringOr("reason");
+          causes.push_back({"Pod " + Str(ObjectName(*pod)),
+                            "container " + Str(c.StringOr("name")) + " exited with code " +
+                                std::to_string(IntField(term, "exitCode")) +
+                                (why.empty() || why == "Error" ? "" : " (" + Str(why) + ")") +
+                                (node.empty() ? "" : " on node " + node),
+                            "application"});
+        }
+      }
+    }
+    BudgetCounter b;
+    b.name = "in-place restarts (highest container restartCount)";
+    b.used = most;
+    b.limit = policy.max_restarts;
+    b.note = worst.empty() ? "" : worst;
+    out->budgets.push_back(std::move(b));
+    int64_t current = IntField(status, "currentInPlaceRestartAttempt", -1);
+    int64_t previous = IntField(status, "previousInPlaceRestartAttempt", -1);
+    for (int64_t k = 0; k < std::max(current, previous + 1); ++k) {
+      Attempt a;
+      a.number = k;
+      a.rule = "restartStrategy InPlaceRestart";
+      a.action = "restart in place";
+      a.counted = true;
+      a.outcome = "restarted in place (attempt " + std::to_string(k + 1) + ")";
+      if (k + 1 == std::max(current, previous + 1)) {
+        a.failed = causes.empty() ? "" : causes.front().object;
+        a.causes = causes;
+      }
+      out->timeline.push_back(std::move(a));
+    }
+    if (!TrueCondition(*object, "Failed") && !TrueCondition(*object, "Completed")) {
+      NextStep s;
+      s.scope = "any Pod";
+      s.reason = "container exit (restarted in place)";
+      s.rule = "restartStrategy InPlaceRestart";
+      s.action = "restart in place";
+      s.counts = true;
+      s.effect = most + 1 > policy.max_restarts
+                     ? "fails the JobSet (ReachedMaxRestarts): restartCount " +
+                           std::to_string(most + 1) + " > maxRestarts " +
+                           std::to_string(policy.max_restarts)
+                     : "restarts in place: restartCount " + std::to_string(most + 1) + " of " +
+                           std::to_string(policy.max_restarts);
+      out->next.push_back(std::move(s));
+    }
+  }
+
+  // The attempt that runs now.
+  if (out->health != Health::kFailed && !engine_stuck) {
+    Attempt a;
+    a.number = status_restarts;
+    if (in_place) {
+      a.number = std::max(IntField(status, "currentInPlaceRestartAttempt", 0),
+                          IntField(status, "previousInPlaceRestartAttempt", -1) + 1);
+    }
+    a.started = previous_end;
+    if (completed != nullptr) a.ended = Str(completed->StringOr("lastTransitionTime"));
+    a.outcome = out->health == Health::kSucceeded   ? "completed"
+                : out->health == Health::kSuspended ? "suspended"
+                : out->health == Health::kStuck     ? "stuck: child Jobs cannot be created"
+                                                    : "running";
+    out->timeline.push_back(std::move(a));
+  }
+
+  // What happens next.
+  if (out->health == Health::kFailed || out->health == Health::kSucceeded) {
+    out->notes.push_back("the JobSet is terminal: no further failure is handled");
+    out->next.clear();
+  } else {
+    AddNextSteps(policy, js, status_state, out);
+  }
+  AddHazards(restarting, out);
+  return true;
+}
+
+}  // namespace jobset
