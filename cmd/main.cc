@@ -229,17 +229,25 @@ Examples:
   # Every JobSet's health
   kubectl jobset why -A
 
+  # A Volcano Job, a Framework
+  kubectl jobset why vcjob/train -n team-a
+  kubectl jobset why framework/train -n team-a
+
   # Offline: the one command that records what why reads (attach dump.json to a bug report)
   kubectl get jobsets.jobset.x-k8s.io,jobs.batch,pods,events -n team-a -o json > dump.json
   kubectl jobset why train -f dump.json
+  (vcjob: jobs.batch.volcano.sh,pods,events; framework:
+   frameworks.frameworkcontroller.microsoft.com,pods,events)
 
 Reads, with -n, --context and --kubeconfig passed on (KUBECTL names the kubectl binary):
   kubectl get jobsets.jobset.x-k8s.io NAME -o json
   kubectl get jobs.batch,pods -l jobset.sigs.k8s.io/jobset-name=NAME -o json
   kubectl get events -o json
-Decisions come from the controller's own algorithm (the same engine as simulate), replayed over
-the failed Jobs and the Job failure events the dump holds. Volcano Jobs (vcjob/NAME) and
-Frameworks (framework/NAME) are not supported yet.
+  (vcjob/NAME: jobs.batch.volcano.sh NAME, then pods -l volcano.sh/job-name=NAME; framework/NAME:
+   frameworks.frameworkcontroller.microsoft.com NAME, then pods -l FC_FRAMEWORK_NAME=NAME)
+Decisions come from the controller's own algorithm (the same engines as simulate), replayed over
+the failures the dump holds: failed Jobs and Job failure events for a JobSet, Pods and the Job's
+events for a Volcano Job, the attempt and task statuses for a Framework.
 
 Exit status: 0 healthy, succeeded or suspended; 1 failed, restarting or stuck; 2 usage error,
 unreadable dump, or kubectl refused (an RBAC refusal names the verb and resource missing).
@@ -481,7 +489,8 @@ int main(int argc, char** argv) {
       "why",
       "Why a live JobSet failed or restarted, from its status, Jobs, Pods and events, and what "
       "one more failure does.");
-  why_cmd->add_option("NAME", why.target, "NAME or KIND/NAME (jobset/NAME); none: list JobSets");
+  why_cmd->add_option("NAME", why.target,
+                      "NAME or KIND/NAME (jobset/, vcjob/, framework/); none: list them");
   why_cmd->add_option("-f,--filename", why.file,
                       "Read a dump (kubectl get ... -o json, see below) instead of the cluster; "
                       "- for standard input");

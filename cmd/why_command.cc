@@ -17,7 +17,9 @@
 #include <sstream>
 
 #include "cmd/text_table.h"
+#include "validation/framework/why.h"
 #include "validation/jobset/why.h"
+#include "validation/volcano/why.h"
 
 extern char** environ;
 
@@ -406,18 +408,18 @@ bool ReadInput(const std::string& path, std::string* text, std::string* error) {
 
 // --- Listing -------------------------------------------------------------------------------------
 
-int ListJobSets(const WorkloadDump& dump, const WhyFlags& flags, std::ostream& out,
-                std::ostream& err) {
+int ListWorkloads(const WhyKind& kind, const WorkloadDump& dump, const WhyFlags& flags,
+                  std::ostream& out, std::ostream& err) {
   FeatureGates gates;
   std::vector<std::vector<std::string>> table = {{"NAMESPACE", "NAME", "HEALTH", "STATE"}};
   json items = json::array();
   int status = 0;
-  for (const Node* js : ObjectsOfKind(dump, "jobset.x-k8s.io", "JobSet")) {
+  for (const Node* object : ObjectsOfKind(dump, kind.api_group, kind.object_kind)) {
     WorkloadDump one;
-    one.objects.push_back(*js);
+    one.objects.push_back(*object);
     Diagnosis d;
     std::string error;
-    if (!DiagnoseJobSet(one, ObjectName(*js), gates, &d, &error)) {
+    if (!kind.diagnose(one, ObjectName(*object), gates, &d, &error)) {
       err << "error: " << error << "\n";
       return 2;
     }
@@ -431,7 +433,7 @@ int ListJobSets(const WorkloadDump& dump, const WhyFlags& flags, std::ostream& o
   if (flags.output == "json") {
     out << json{{"items", items}}.dump(2) << "\n";
   } else if (table.size() == 1) {
-    out << "No JobSets found.\n";
+    out << "No " << kind.title << "s found.\n";
   } else {
     PrintTable(table, flags.output == "markdown", out);
   }
@@ -486,28 +488,35 @@ std::string AttemptKey(const Attempt& a) {
 }  // namespace
 
 const std::vector<WhyKind>& WhyKinds() {
-  // Volcano and Framework rows get their diagnosis once validation/volcano/why.h and
-  // validation/framework/why.h exist (a null diagnose says "not supported yet").
+  // Volcano and Framework have no feature gates: their rows drop the argument.
   static const std::vector<WhyKind> kinds = {
       {"JobSet",
+       "jobset.x-k8s.io",
+       "JobSet",
        {"jobset", "jobsets", "jobset.jobset.x-k8s.io", "jobsets.jobset.x-k8s.io", "JobSet"},
        "jobsets.jobset.x-k8s.io",
        "jobs.batch,pods",
        "jobset.sigs.k8s.io/jobset-name",
        &DiagnoseJobSet},
       {"Volcano Job",
+       "batch.volcano.sh",
+       "Job",
        {"vcjob", "vcjobs", "job.batch.volcano.sh", "jobs.batch.volcano.sh"},
        "jobs.batch.volcano.sh",
        "pods",
        "volcano.sh/job-name",
-       nullptr},
+       [](const WorkloadDump& dump, std::string_view name, const FeatureGates&, Diagnosis* out,
+          std::string* error) { return DiagnoseVolcanoJob(dump, name, out, error); }},
       {"Framework",
+       "frameworkcontroller.microsoft.com",
+       "Framework",
        {"framework", "frameworks", "framework.frameworkcontroller.microsoft.com",
         "frameworks.frameworkcontroller.microsoft.com", "Framework"},
        "frameworks.frameworkcontroller.microsoft.com",
        "pods",
        "FC_FRAMEWORK_NAME",
-       nullptr},
+       [](const WorkloadDump& dump, std::string_view name, const FeatureGates&, Diagnosis* out,
+          std::string* error) { return DiagnoseFramework(dump, name, out, error); }},
   };
   return kinds;
 }
@@ -579,12 +588,8 @@ int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
     }
     name = name.substr(slash + 1);
   }
-  if (kind->diagnose == nullptr) {
-    err << "why: " << kind->title << "s are not supported yet\n";
-    return 2;
-  }
   if (flags.all_namespaces && !name.empty()) {
-    err << "error: --all-namespaces lists JobSets; give no NAME with it\n";
+    err << "error: --all-namespaces lists every workload of the kind; give no NAME with it\n";
     return 2;
   }
   if (flags.watch && (name.empty() || !flags.file.empty())) {
@@ -594,7 +599,7 @@ int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
   bool color = flags.output == "text" && UseColor(flags.color);
   WorkloadDumpLimits limits;
 
-  // The listing: every JobSet's health from its status.
+  // The listing: every workload's health from its status.
   if (name.empty()) {
     std::string text;
     if (!flags.file.empty()) {
@@ -613,7 +618,7 @@ int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
       err << "error: " << error << "\n";
       return 2;
     }
-    return ListJobSets(dump, flags, out, err);
+    return ListWorkloads(*kind, dump, flags, out, err);
   }
 
   auto read_dump = [&](WorkloadDump* dump) -> int {

@@ -31,14 +31,16 @@ using DiagnoseFn = bool (*)(const WorkloadDump& dump, std::string_view name,
                             const FeatureGates& gates, Diagnosis* out, std::string* error);
 
 /// One kind `why` knows: the words that name it, how kubectl reads it and its children, and its
-/// diagnosis (null: not supported yet).
+/// diagnosis.
 struct WhyKind {
   std::string_view title;               ///< "JobSet", "Volcano Job", "Framework".
+  std::string_view api_group;           ///< "jobset.x-k8s.io": the listing's objects.
+  std::string_view object_kind;         ///< "JobSet", "Job", "Framework".
   std::vector<std::string_view> names;  ///< KIND words: "jobset", "jobsets.jobset.x-k8s.io"...
   std::string_view resource;            ///< Fully qualified resource for kubectl get.
   std::string_view child_resources;     ///< "jobs.batch,pods".
   std::string_view child_label;         ///< Label on children whose value is the name.
-  DiagnoseFn diagnose;                  ///< Null: "why: <title>s are not supported yet".
+  DiagnoseFn diagnose;                  ///< Fills a Diagnosis from a dump.
 };
 
 /// The kinds `why` knows, JobSet first (the default when no KIND/ is given).

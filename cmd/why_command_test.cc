@@ -37,17 +37,43 @@ TEST_CASE("why: the kubectl calls pass the access flags and select children by l
   CHECK(calls[2][1] == "events");
 }
 
-TEST_CASE("why: kinds without a diagnosis yet are refused with exit status 2") {
+TEST_CASE("why: vcjob/ and framework/ select their children by their controllers' labels") {
+  WhyFlags flags;
+  flags.namespace_name = "team-a";
+  for (const WhyKind& kind : WhyKinds()) {
+    CAPTURE(kind.title);
+    CHECK((kind.diagnose != nullptr));
+  }
+  auto volcano = WhyKubectlCalls(WhyKinds()[1], "train", flags);
+  CHECK(volcano[0][1] == "jobs.batch.volcano.sh");
+  CHECK(volcano[1][3] == "volcano.sh/job-name=train");
+  auto framework = WhyKubectlCalls(WhyKinds()[2], "train", flags);
+  CHECK(framework[0][1] == "frameworks.frameworkcontroller.microsoft.com");
+  CHECK(framework[1][3] == "FC_FRAMEWORK_NAME=train");
+}
+
+TEST_CASE("why: a Volcano Job and a Framework are diagnosed from their dumps") {
   WhyFlags flags;
   flags.target = "vcjob/train";
+  flags.file = JOBSET_SOURCE_DIR "/tests/why/volcano-restart-until-failed.json";
+  std::ostringstream out, err;
+  CHECK(RunWhy(flags, out, err) == 1);  // it failed
+  CHECK(err.str().empty());
+  CHECK(out.str().find("Failed") != std::string::npos);
+  flags.target = "framework/trainfw";
+  flags.file = JOBSET_SOURCE_DIR "/tests/why/framework-transient-then-success.json";
+  std::ostringstream out2, err2;
+  CHECK(RunWhy(flags, out2, err2) == 0);  // it succeeded on its second attempt
+  CHECK(out2.str().find("Succeeded") != std::string::npos);
+}
+
+TEST_CASE("why: an unknown kind is refused with exit status 2") {
+  WhyFlags flags;
+  flags.target = "pods/train";
   flags.file = "-";
   std::ostringstream out, err;
   CHECK(RunWhy(flags, out, err) == 2);
-  CHECK(err.str() == "why: Volcano Jobs are not supported yet\n");
-  flags.target = "pods/train";
-  std::ostringstream err2;
-  CHECK(RunWhy(flags, out, err2) == 2);
-  CHECK(err2.str().rfind("error: unknown kind \"pods\"", 0) == 0);
+  CHECK(err.str().rfind("error: unknown kind \"pods\"", 0) == 0);
 }
 
 }  // namespace jobset

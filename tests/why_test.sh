@@ -100,11 +100,35 @@ check "--color always colours the health" grep -q $'\033\[31mFailed' "$work/colo
 "$bin" why crashloop -f "$src/tests/why/crashloop.json" > "$work/plain.out"
 check "NO_COLOR: plain text" bash -c "! grep -q $'\033' '$work/plain.out'"
 
-# 7. Usage errors.
-"$bin" why vcjob/train -f "$src/tests/why/crashloop.json" > /dev/null 2> "$work/err"
+# 6d. A Volcano Job and a Framework, read live: their resources and their controllers' labels.
+: > "$FAKE_LOG"
+FAKE_DUMPS=$src/tests/why/volcano-restart-until-failed.json "$bin" why vcjob/train -n team-b \
+  > "$work/vc.out" 2> "$work/err"
 status=$?
-check "Volcano is not supported yet (exit 2)" [ "$status" = 2 ]
-check "... with the message" grep -qx 'why: Volcano Jobs are not supported yet' "$work/err"
+check "vcjob: a failed Volcano Job exits 1" [ "$status" = 1 ]
+cat > "$work/want.log" <<'LOG'
+get jobs.batch.volcano.sh train -o json --namespace team-b
+get pods -l volcano.sh/job-name=train -o json --namespace team-b
+get events -o json --namespace team-b
+LOG
+check "vcjob: kubectl arguments" diff -u "$work/want.log" "$FAKE_LOG"
+"$bin" why vcjob/train -f "$src/tests/why/volcano-restart-until-failed.json" > "$work/vcfile.out"
+check "vcjob: a live read diagnoses as the dump file does" diff -u "$work/vcfile.out" "$work/vc.out"
+: > "$FAKE_LOG"
+FAKE_DUMPS=$src/tests/why/framework-permanent-stops.json "$bin" why framework/infer \
+  > "$work/fw.out" 2> "$work/err"
+status=$?
+check "framework: a failed Framework exits 1" [ "$status" = 1 ]
+check "framework: pods by FC_FRAMEWORK_NAME" grep -qx \
+  'get pods -l FC_FRAMEWORK_NAME=infer -o json' "$FAKE_LOG"
+FAKE_DUMPS=$src/tests/why/volcano-restart-until-failed.json "$bin" why vcjob/ -A > "$work/vclist.out"
+check "vcjob/ without NAME lists Volcano Jobs" grep -q 'train .*Failed' "$work/vclist.out"
+
+# 7. Usage errors.
+"$bin" why pods/train -f "$src/tests/why/crashloop.json" > /dev/null 2> "$work/err"
+status=$?
+check "an unknown kind is exit 2" [ "$status" = 2 ]
+check "... naming the kinds known" grep -q 'unknown kind "pods" (want one of jobset, vcjob, framework)' "$work/err"
 "$bin" why crashloop -f "$work/absent.json" > /dev/null 2>&1
 check "unreadable dump is exit 2" [ $? = 2 ]
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The fake kubectl's answers: `get` of jobsets, jobs.batch,pods (by label) and events, from the
+"""The fake kubectl's answers: `get` of jobsets, Volcano jobs or frameworks (by name), their
+children (jobs.batch,pods or pods, by label) and events, from the
 dumps named by FAKE_DUMPS (colon-separated), as kubectl prints them (kind: List, or the object);
 `get jobsets NAME --watch` prints the object twice."""
 import json
@@ -32,19 +33,26 @@ if not args or args[0] != "get" or flag("-o") != "json":
     sys.exit("fake kubectl: unexpected arguments: %s" % " ".join(args))
 resource = args[1]
 name = args[2] if len(args) > 2 and not args[2].startswith("-") else None
-if resource == "jobsets.jobset.x-k8s.io":
-    found = [o for o in items if o["kind"] == "JobSet" and (name is None or o["metadata"]["name"] == name)]
+WORKLOADS = {"jobsets.jobset.x-k8s.io": ("jobset.x-k8s.io/", "JobSet"),
+             "jobs.batch.volcano.sh": ("batch.volcano.sh/", "Job"),
+             "frameworks.frameworkcontroller.microsoft.com":
+                 ("frameworkcontroller.microsoft.com/", "Framework")}
+CHILDREN = {"jobs.batch,pods": ("Job", "Pod"), "pods": ("Pod",)}
+if resource in WORKLOADS:
+    group, kind = WORKLOADS[resource]
+    found = [o for o in items if o["kind"] == kind and o["apiVersion"].startswith(group)
+             and (name is None or o["metadata"]["name"] == name)]
     if name is None:
         emit(found)
     elif not found:
-        sys.stderr.write('Error from server (NotFound): jobsets.jobset.x-k8s.io "%s" not found\n' % name)
+        sys.stderr.write('Error from server (NotFound): %s "%s" not found\n' % (resource, name))
         sys.exit(1)
     else:
         for _ in range(2 if "--watch" in args else 1):
-            print(json.dumps(found[0], indent=4))
-elif resource == "jobs.batch,pods":
+            print(json.dumps(found[-1], indent=4))
+elif resource in CHILDREN:
     key, _, value = flag("-l").partition("=")
-    emit([o for o in items if o["kind"] in ("Job", "Pod")
+    emit([o for o in items if o["kind"] in CHILDREN[resource]
           and o["metadata"].get("labels", {}).get(key) == value])
 elif resource == "events":
     emit([o for o in items if o["kind"] == "Event"])
