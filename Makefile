@@ -79,6 +79,11 @@ demo: build
 	@$(BUILD)/kubectl-jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
 	  --node-mttf 720h --run-time 72h
 	@echo
+	@echo '$$ kubectl-jobset why crashloop -f tests/why/crashloop.json  # a recorded (synthetic) history'
+	@$(BUILD)/kubectl-jobset why crashloop -f tests/why/crashloop.json || true
+	@echo '$$ kubectl-jobset why vcjob/sim -f tests/why/volcano-evicted-retries.json'
+	@$(BUILD)/kubectl-jobset why vcjob/sim -f tests/why/volcano-evicted-retries.json || true
+	@echo
 	@echo '$$ kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301'
 	@$(BUILD)/kubectl-jobset netcheck plan --nodes 8 --times 4=3600,5=3600,2=48.301
 	@echo '$$ kubectl-jobset netcheck diagnose examples/netcheck/master.log'
