@@ -445,35 +445,20 @@ int ListWorkloads(const WhyKind& kind, const WorkloadDump& dump, const WhyFlags&
 // Splits a stream of JSON values (what `kubectl get --watch -o json` prints) into whole values.
 struct JsonSplitter {
   std::string buffer;
-  int depth = 0;
-  bool in_string = false, escape = false;
-  size_t start = std::string::npos;
+  bool inside = false;
+  JsonScanState scan;
 
   /// Feeds `chunk`; calls `on_value` for each complete top-level value.
   bool Feed(std::string_view chunk, const std::function<bool(std::string_view)>& on_value) {
     for (char c : chunk) {
-      if (start == std::string::npos) {
+      if (!inside) {
         if (c != '{' && c != '[') continue;
-        start = 0;
+        inside = true;
         buffer.clear();
       }
       buffer.push_back(c);
-      if (in_string) {
-        if (escape) {
-          escape = false;
-        } else if (c == '\\') {
-          escape = true;
-        } else if (c == '"') {
-          in_string = false;
-        }
-        continue;
-      }
-      if (c == '"') {
-        in_string = true;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if ((c == '}' || c == ']') && --depth == 0) {
-        start = std::string::npos;
+      if (scan.Step(c)) {
+        inside = false;
         if (!on_value(buffer)) return false;
       }
     }

@@ -190,4 +190,12 @@ std::string CanonicalKey(const Node& n) {
   return "";
 }
 
+const Node* FindPath(const Node* node, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
+    if (node == nullptr) return nullptr;
+    node = node->Find(key);
+  }
+  return node;
+}
+
 }  // namespace jobset

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -90,5 +91,9 @@ class KeyIndex {
 /// A text that two values share exactly when they are equal (operator==): the key to match
 /// values through a hash map (list items paired by name) instead of comparing every pair.
 std::string CanonicalKey(const Node& n);
+
+/// The value under `keys` below `node`, one mapping key per level, or nullptr when `node` is
+/// null or a level is missing or not a mapping.
+const Node* FindPath(const Node* node, std::initializer_list<std::string_view> keys);
 
 }  // namespace jobset

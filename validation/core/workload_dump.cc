@@ -9,28 +9,12 @@
 namespace jobset {
 namespace {
 
-// The end (one past) of the JSON object or array starting at text[begin], found by counting
-// brackets outside strings; npos when it does not end.
+// The end (one past) of the JSON object or array starting at text[begin]; npos when it does
+// not end.
 size_t ValueEnd(std::string_view text, size_t begin) {
-  int depth = 0;
-  bool in_string = false;
+  JsonScanState scan;
   for (size_t i = begin; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
+    if (scan.Step(text[i])) return i + 1;
   }
   return std::string_view::npos;
 }
@@ -70,6 +54,27 @@ std::string_view MetadataMapValue(const Node& object, std::string_view map, std:
 }
 
 }  // namespace
+
+bool JsonScanState::Step(char c) {
+  if (in_string) {
+    if (escape) {
+      escape = false;
+    } else if (c == '\\') {
+      escape = true;
+    } else if (c == '"') {
+      in_string = false;
+    }
+    return false;
+  }
+  if (c == '"') {
+    in_string = true;
+  } else if (c == '{' || c == '[') {
+    ++depth;
+  } else if (c == '}' || c == ']') {
+    return --depth == 0;
+  }
+  return false;
+}
 
 bool ParseWorkloadDump(std::string_view text, const WorkloadDumpLimits& limits, WorkloadDump* out,
                        std::string* error) {

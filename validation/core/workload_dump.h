@@ -18,6 +18,16 @@ struct WorkloadDumpLimits {
   int max_depth = 200;            ///< Deepest JSON nesting.
 };
 
+/// The bracket state of JSON text read one character at a time, to find where a top-level
+/// object or array ends without parsing it (brackets inside strings do not count).
+struct JsonScanState {
+  int depth = 0;
+  bool in_string = false;
+  bool escape = false;
+  /// Advances over `c`; true when `c` closes a top-level object or array.
+  bool Step(char c);
+};
+
 /// One dump: every object it holds, in the order kubectl printed them.
 struct WorkloadDump {
   std::vector<Node> objects;  ///< Items of a `kind: List` (flattened), or the one object.

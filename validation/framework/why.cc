@@ -17,14 +17,6 @@
 namespace jobset {
 namespace {
 
-const Node* Path(const Node* n, std::initializer_list<std::string_view> keys) {
-  for (std::string_view key : keys) {
-    if (n == nullptr || !n->is_map()) return nullptr;
-    n = n->Find(key);
-  }
-  return n;
-}
-
 std::string Text(const Node* n) { return n != nullptr && n->is_string() ? n->text : ""; }
 
 bool ReadInt(const Node* n, int64_t* out) {
@@ -42,7 +34,7 @@ bool ReadStatus(const Node* n, CompletionStatus* s, std::string* diagnostics) {
   s->type = CompletionType{};
   const Node* type = n->Find("type");
   s->type.succeeded = type != nullptr && type->StringOr("name") == "Succeeded";
-  if (const Node* attrs = Path(type, {"attributes"}); attrs && attrs->is_seq()) {
+  if (const Node* attrs = FindPath(type, {"attributes"}); attrs && attrs->is_seq()) {
     for (const Node& a : attrs->items) {
       s->type.transient = s->type.transient || a.text == "Transient";
       s->type.permanent = s->type.permanent || a.text == "Permanent";
@@ -55,8 +47,8 @@ bool ReadStatus(const Node* n, CompletionStatus* s, std::string* diagnostics) {
 
 RetryCounters ReadCounters(const Node* rps) {
   RetryCounters c;
-  ReadInt(Path(rps, {"totalRetriedCount"}), &c.total);
-  ReadInt(Path(rps, {"accountableRetriedCount"}), &c.accountable);
+  ReadInt(FindPath(rps, {"totalRetriedCount"}), &c.total);
+  ReadInt(FindPath(rps, {"accountableRetriedCount"}), &c.accountable);
   return c;
 }
 
@@ -112,9 +104,9 @@ struct FrameworkAttemptSeen {
 // "container trainer exited with code 137 (OOMKilled)", from the pod completion status.
 std::string PodDetail(const Node* pod) {
   std::string text;
-  std::string reason = Text(Path(pod, {"reason"}));
+  std::string reason = Text(FindPath(pod, {"reason"}));
   if (!reason.empty()) text = "pod " + reason;
-  if (const Node* containers = Path(pod, {"containers"}); containers && containers->is_seq()) {
+  if (const Node* containers = FindPath(pod, {"containers"}); containers && containers->is_seq()) {
     for (const Node& c : containers->items) {
       int64_t code = 0;
       if (!ReadInt(c.Find("code"), &code) || code == 0) continue;
@@ -130,24 +122,24 @@ std::string PodDetail(const Node* pod) {
 void ReadSnapshot(const Framework& fw, const Node& object,
                   std::map<int64_t, FrameworkAttemptSeen>* attempts) {
   const Node* status = object.Find("status");
-  const Node* as = Path(status, {"attemptStatus"});
+  const Node* as = FindPath(status, {"attemptStatus"});
   if (as == nullptr || !as->is_map()) return;
-  const Node* rps = Path(status, {"retryPolicyStatus"});
+  const Node* rps = FindPath(status, {"retryPolicyStatus"});
   int64_t id = 0;
-  if (!ReadInt(as->Find("id"), &id)) ReadInt(Path(rps, {"totalRetriedCount"}), &id);
+  if (!ReadInt(as->Find("id"), &id)) ReadInt(FindPath(rps, {"totalRetriedCount"}), &id);
   const bool fresh = attempts->find(id) == attempts->end();
   FrameworkAttemptSeen& a = (*attempts)[id];
   a.id = id;
   if (fresh) a.before = ReadCounters(rps);
   if (a.started.empty()) a.started = Text(as->Find("startTime"));
-  if (int64_t delay = 0; ReadInt(Path(rps, {"retryDelaySec"}), &delay)) a.retry_delay = delay;
+  if (int64_t delay = 0; ReadInt(FindPath(rps, {"retryDelaySec"}), &delay)) a.retry_delay = delay;
   if (!a.completed && ReadStatus(as->Find("completionStatus"), &a.status, &a.diagnostics)) {
     a.completed = true;
     a.ended = Text(as->Find("completionTime"));
-    const Node* trigger = Path(as, {"completionStatus", "trigger"});
-    a.trigger_message = Text(Path(trigger, {"message"}));
-    a.trigger_role = Text(Path(trigger, {"taskRoleName"}));
-    ReadInt(Path(trigger, {"taskIndex"}), &a.trigger_index);
+    const Node* trigger = FindPath(as, {"completionStatus", "trigger"});
+    a.trigger_message = Text(FindPath(trigger, {"message"}));
+    a.trigger_role = Text(FindPath(trigger, {"taskRoleName"}));
+    ReadInt(FindPath(trigger, {"taskIndex"}), &a.trigger_index);
   }
   const Node* roles = as->Find("taskRoleStatuses");
   if (roles == nullptr || !roles->is_seq()) return;
@@ -162,8 +154,8 @@ void ReadSnapshot(const Framework& fw, const Node& object,
       int64_t index = 0, attempt = 0;
       ReadInt(t.Find("index"), &index);
       const Node* tas = t.Find("attemptStatus");
-      if (!ReadInt(Path(tas, {"id"}), &attempt))
-        ReadInt(Path(&t, {"retryPolicyStatus", "totalRetriedCount"}), &attempt);
+      if (!ReadInt(FindPath(tas, {"id"}), &attempt))
+        ReadInt(FindPath(&t, {"retryPolicyStatus", "totalRetriedCount"}), &attempt);
       auto key = std::make_tuple(role, index, attempt);
       const bool new_task = a.tasks.find(key) == a.tasks.end();
       TaskAttemptSeen& seen = a.tasks[key];
@@ -171,14 +163,14 @@ void ReadSnapshot(const Framework& fw, const Node& object,
       seen.index = index;
       seen.attempt = attempt;
       if (new_task) seen.before = ReadCounters(t.Find("retryPolicyStatus"));
-      if (seen.started.empty()) seen.started = Text(Path(tas, {"startTime"}));
-      if (seen.pod.empty()) seen.pod = Text(Path(tas, {"podName"}));
-      if (seen.node.empty()) seen.node = Text(Path(tas, {"podNodeName"}));
+      if (seen.started.empty()) seen.started = Text(FindPath(tas, {"startTime"}));
+      if (seen.pod.empty()) seen.pod = Text(FindPath(tas, {"podName"}));
+      if (seen.node.empty()) seen.node = Text(FindPath(tas, {"podNodeName"}));
       if (!seen.completed &&
-          ReadStatus(Path(tas, {"completionStatus"}), &seen.status, &seen.diagnostics)) {
+          ReadStatus(FindPath(tas, {"completionStatus"}), &seen.status, &seen.diagnostics)) {
         seen.completed = true;
-        seen.ended = Text(Path(tas, {"completionTime"}));
-        seen.detail = PodDetail(Path(tas, {"completionStatus", "pod"}));
+        seen.ended = Text(FindPath(tas, {"completionTime"}));
+        seen.detail = PodDetail(FindPath(tas, {"completionStatus", "pod"}));
       }
     }
   }
@@ -255,7 +247,7 @@ bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosi
     return false;
   }
   const Node& object = *copies.back();
-  const Node* roles_node = Path(&object, {"spec", "taskRoles"});
+  const Node* roles_node = FindPath(&object, {"spec", "taskRoles"});
   if (roles_node == nullptr || !roles_node->is_seq() || roles_node->items.empty()) {
     *error = "Framework " + std::string(name) + ": spec.taskRoles is missing or empty";
     return false;
@@ -271,10 +263,10 @@ bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosi
   if (status == nullptr || !status->is_map()) {
     d.notes.push_back("status is missing: the controller has not synced the Framework yet");
   }
-  const std::string state = Text(Path(status, {"state"}));
+  const std::string state = Text(FindPath(status, {"state"}));
   if (status != nullptr && status->is_map() && state.empty())
     d.notes.push_back("status.state is missing");
-  const RetryCounters fw_counters = ReadCounters(Path(status, {"retryPolicyStatus"}));
+  const RetryCounters fw_counters = ReadCounters(FindPath(status, {"retryPolicyStatus"}));
 
   std::map<int64_t, FrameworkAttemptSeen> attempts;
   for (const Node* copy : copies) ReadSnapshot(fw, *copy, &attempts);
@@ -461,13 +453,13 @@ bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosi
       "; FrameworkAttempt " + std::to_string(current_id) + ", accountableRetriedCount " +
       std::to_string(fw_counters.accountable) + " of " +
       (Limit(fw.retry) < 0 ? std::string("unlimited") : std::to_string(fw.retry.max_retry_count));
-  if (const Node* rps = Path(status, {"retryPolicyStatus"}); rps != nullptr) {
+  if (const Node* rps = FindPath(status, {"retryPolicyStatus"}); rps != nullptr) {
     int64_t delay = 0;
     if (ReadInt(rps->Find("retryDelaySec"), &delay))
       d.state += "; next attempt after " + std::to_string(delay) + "s";
   }
   if (!fw.execution_type.empty()) d.conditions.push_back("executionType " + fw.execution_type);
-  if (std::string t = Text(Path(status, {"transitionTime"})); !t.empty())
+  if (std::string t = Text(FindPath(status, {"transitionTime"})); !t.empty())
     d.conditions.push_back((state.empty() ? std::string("Unknown") : state) + " since " + t);
 
   BudgetCounter budget{"", "accountableRetriedCount", fw_counters.accountable, Limit(fw.retry), ""};
@@ -619,9 +611,9 @@ bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosi
     if (!d.namespace_name.empty() && !ObjectNamespace(o).empty() &&
         ObjectNamespace(o) != d.namespace_name)
       continue;
-    if (Text(Path(&o, {"status", "phase"})) != "Pending") continue;
+    if (Text(FindPath(&o, {"status", "phase"})) != "Pending") continue;
     std::string why;
-    if (const Node* conditions = Path(&o, {"status", "conditions"});
+    if (const Node* conditions = FindPath(&o, {"status", "conditions"});
         conditions && conditions->is_seq()) {
       for (const Node& c : conditions->items) {
         if (c.StringOr("type") == "PodScheduled" && c.StringOr("status") == "False")

@@ -43,19 +43,11 @@ int64_t IntField(const Node* map, std::string_view key, int64_t fallback = 0) {
   return v != nullptr && v->is_int() ? v->integer : fallback;
 }
 
-const Node* Path(const Node* node, std::initializer_list<std::string_view> keys) {
-  for (std::string_view k : keys) {
-    if (node == nullptr) return nullptr;
-    node = node->Find(k);
-  }
-  return node;
-}
-
 std::string Str(std::string_view s) { return std::string(s); }
 
 // The first condition of `object` (status.conditions) of `type` with status True, or nullptr.
 const Node* TrueCondition(const Node& object, std::string_view type) {
-  const Node* conditions = Path(&object, {"status", "conditions"});
+  const Node* conditions = FindPath(&object, {"status", "conditions"});
   if (conditions == nullptr || !conditions->is_seq()) return nullptr;
   for (const Node& c : conditions->items) {
     if (c.StringOr("type") == type && c.StringOr("status") == "True") return &c;
@@ -66,7 +58,7 @@ const Node* TrueCondition(const Node& object, std::string_view type) {
 // How the Job controller ended the Job (jobset_controller.go classifies by the first True
 // condition of type Complete or Failed): "Failed", "Complete" or "".
 std::string_view JobFinish(const Node& job) {
-  const Node* conditions = Path(&job, {"status", "conditions"});
+  const Node* conditions = FindPath(&job, {"status", "conditions"});
   if (conditions == nullptr || !conditions->is_seq()) return {};
   for (const Node& c : conditions->items) {
     std::string_view type = c.StringOr("type");
@@ -285,8 +277,9 @@ std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailur
     std::string_view owner_uid = LabelOf(*pod, "batch.kubernetes.io/controller-uid");
     if (!f.uid.empty() && !owner_uid.empty() && owner_uid != f.uid) continue;
     const Node* status = pod->Find("status");
-    std::string node = Str(Path(pod, {"spec", "nodeName"}) ? Path(pod, {"spec", "nodeName"})->text
-                                                           : std::string());
+    std::string node =
+        Str(FindPath(pod, {"spec", "nodeName"}) ? FindPath(pod, {"spec", "nodeName"})->text
+                                                : std::string());
     std::string on_node = node.empty() ? "" : " on node " + node;
     std::string object = "Pod " + Str(ObjectName(*pod));
     std::string_view pod_reason = status == nullptr ? "" : status->StringOr("reason");
@@ -304,8 +297,8 @@ std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailur
     const Node* containers = status == nullptr ? nullptr : status->Find("containerStatuses");
     if (containers == nullptr || !containers->is_seq()) continue;
     for (const Node& cs : containers->items) {
-      const Node* term = Path(&cs, {"state", "terminated"});
-      if (term == nullptr) term = Path(&cs, {"lastState", "terminated"});
+      const Node* term = FindPath(&cs, {"state", "terminated"});
+      if (term == nullptr) term = FindPath(&cs, {"lastState", "terminated"});
       if (term == nullptr) continue;
       int64_t code = IntField(term, "exitCode");
       if (code == 0) continue;
@@ -615,7 +608,7 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
   ControllerState status_state = StateFromStatus(*object, policy);
 
   // Conditions.
-  const Node* conditions = Path(object, {"status", "conditions"});
+  const Node* conditions = FindPath(object, {"status", "conditions"});
   if (conditions != nullptr && conditions->is_seq()) {
     for (const Node& c : conditions->items) out->conditions.push_back(ConditionLine(c));
   }
@@ -630,8 +623,8 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
     if (event->StringOr("reason") == "JobsReady")
       ready_times.push_back(Rfc3339Seconds(EventTimeOf(*event)));
   }
-  std::string previous_end = Str(Path(object, {"metadata", "creationTimestamp"})
-                                     ? Path(object, {"metadata", "creationTimestamp"})->text
+  std::string previous_end = Str(FindPath(object, {"metadata", "creationTimestamp"})
+                                     ? FindPath(object, {"metadata", "creationTimestamp"})->text
                                      : std::string());
   int64_t previous_seconds = Rfc3339Seconds(previous_end);
   bool engine_stuck = false;
@@ -716,7 +709,7 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
   int64_t replicas = 0;
   for (const ReplicatedJob& rj : js.replicated_jobs) replicas += rj.replicas;
   int64_t ready = 0, current_jobs = 0;
-  const Node* rjs = Path(object, {"status", "replicatedJobsStatus"});
+  const Node* rjs = FindPath(object, {"status", "replicatedJobsStatus"});
   if (rjs != nullptr && rjs->is_seq()) {
     for (const Node& r : rjs->items) ready += IntField(&r, "ready") + IntField(&r, "succeeded");
   }
@@ -798,7 +791,7 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
     std::vector<FailureCause> causes;
     for (const Node* pod : ObjectsOfKind(dump, "", "Pod")) {
       if (LabelOf(*pod, kJobSetNameLabel) != name) continue;
-      const Node* cs = Path(pod, {"status", "containerStatuses"});
+      const Node* cs = FindPath(pod, {"status", "containerStatuses"});
       if (cs == nullptr || !cs->is_seq()) continue;
       for (const Node& c : cs->items) {
         int64_t n = IntField(&c, "restartCount");
@@ -806,10 +799,11 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
           most = n;
           worst = "Pod " + Str(ObjectName(*pod)) + " container " + Str(c.StringOr("name"));
         }
-        const Node* term = Path(&c, {"lastState", "terminated"});
+        const Node* term = FindPath(&c, {"lastState", "terminated"});
         if (term != nullptr && IntField(term, "exitCode") != 0) {
-          std::string node = Path(pod, {"spec", "nodeName"}) ? Path(pod, {"spec", "nodeName"})->text
-                                                             : std::string();
+          std::string node = FindPath(pod, {"spec", "nodeName"})
+                                 ? FindPath(pod, {"spec", "nodeName"})->text
+                                 : std::string();
           std::string_view why = term->StringOr("reason");
           causes.push_back({"Pod " + Str(ObjectName(*pod)),
                             "container " + Str(c.StringOr("name")) + " exited with code " +

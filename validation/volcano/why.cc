@@ -19,14 +19,6 @@
 namespace jobset {
 namespace {
 
-const Node* Path(const Node* n, std::initializer_list<std::string_view> keys) {
-  for (std::string_view key : keys) {
-    if (n == nullptr || !n->is_map()) return nullptr;
-    n = n->Find(key);
-  }
-  return n;
-}
-
 std::string Text(const Node* n) { return n != nullptr && n->is_string() ? n->text : ""; }
 
 // An integer, or a string holding one (annotations are strings).
@@ -131,18 +123,18 @@ PodView ViewPod(const VolcanoJob& job, const Node& pod) {
   v.index = has_index ? index : (named ? from_name_index : -1);
   ReadInt(AnnotationOf(pod, "volcano.sh/job-version"), &v.version);
   ReadInt(AnnotationOf(pod, "volcano.sh/job-retry-count"), &v.retry);
-  v.phase = Text(Path(&pod, {"status", "phase"}));
+  v.phase = Text(FindPath(&pod, {"status", "phase"}));
   return v;
 }
 
 std::string NodeWords(const Node& pod) {
-  std::string node = Text(Path(&pod, {"spec", "nodeName"}));
+  std::string node = Text(FindPath(&pod, {"spec", "nodeName"}));
   return node.empty() ? "" : " on node " + node;
 }
 
 // The condition of `type` with status True, or nullptr.
 const Node* TrueCondition(const Node& pod, std::string_view type) {
-  const Node* conditions = Path(&pod, {"status", "conditions"});
+  const Node* conditions = FindPath(&pod, {"status", "conditions"});
   if (conditions == nullptr || !conditions->is_seq()) return nullptr;
   for (const Node& c : conditions->items) {
     if (c.StringOr("type") == type && c.StringOr("status") == "True") return &c;
@@ -153,19 +145,19 @@ const Node* TrueCondition(const Node& pod, std::string_view type) {
 // What a Failed pod says: the first container's exit (what the controller reads), the kubelet's
 // eviction, a disruption.
 void DescribeFailedPod(const Node& pod, Record* r) {
-  const Node* statuses = Path(&pod, {"status", "containerStatuses"});
+  const Node* statuses = FindPath(&pod, {"status", "containerStatuses"});
   const Node* first = statuses != nullptr && statuses->is_seq() && !statuses->items.empty()
                           ? &statuses->items[0]
                           : nullptr;
-  const Node* term = Path(first, {"state", "terminated"});
+  const Node* term = FindPath(first, {"state", "terminated"});
   int64_t code = 0;
-  if (ReadInt(Path(term, {"exitCode"}), &code)) {
+  if (ReadInt(FindPath(term, {"exitCode"}), &code)) {
     r->spec.has_exit_code = true;
     r->spec.exit_code = code;
   }
-  r->time = Text(Path(term, {"finishedAt"}));
-  std::string reason = Text(Path(&pod, {"status", "reason"}));
-  std::string message = Text(Path(&pod, {"status", "message"}));
+  r->time = Text(FindPath(term, {"finishedAt"}));
+  std::string reason = Text(FindPath(&pod, {"status", "reason"}));
+  std::string message = Text(FindPath(&pod, {"status", "message"}));
   const Node* disruption = TrueCondition(pod, "DisruptionTarget");
   if (KubeletEviction(reason) || disruption != nullptr) {
     r->cause.category = "infrastructure";
@@ -178,8 +170,8 @@ void DescribeFailedPod(const Node& pod, Record* r) {
     return;
   }
   r->cause.category = "application";
-  std::string name = Text(Path(first, {"name"}));
-  std::string container_reason = Text(Path(term, {"reason"}));
+  std::string name = Text(FindPath(first, {"name"}));
+  std::string container_reason = Text(FindPath(term, {"reason"}));
   if (r->spec.has_exit_code && code != 0) {
     r->cause.text = "container " + name + " exited with code " + std::to_string(code) +
                     (container_reason.empty() ? "" : " (" + container_reason + ")") +
@@ -189,14 +181,14 @@ void DescribeFailedPod(const Node& pod, Record* r) {
   // The first container did not fail: another did, but the controller reads only the first.
   if (statuses != nullptr && statuses->is_seq()) {
     for (size_t i = 1; i < statuses->items.size(); ++i) {
-      const Node* other = Path(&statuses->items[i], {"state", "terminated"});
+      const Node* other = FindPath(&statuses->items[i], {"state", "terminated"});
       int64_t other_code = 0;
-      if (ReadInt(Path(other, {"exitCode"}), &other_code) && other_code != 0) {
-        r->cause.text = "container " + Text(Path(&statuses->items[i], {"name"})) +
+      if (ReadInt(FindPath(other, {"exitCode"}), &other_code) && other_code != 0) {
+        r->cause.text = "container " + Text(FindPath(&statuses->items[i], {"name"})) +
                         " exited with code " + std::to_string(other_code) + NodeWords(pod) +
                         ", but the controller reads the first container (" + name +
                         "): exit code " + std::to_string(code);
-        if (r->time.empty()) r->time = Text(Path(other, {"finishedAt"}));
+        if (r->time.empty()) r->time = Text(FindPath(other, {"finishedAt"}));
         return;
       }
     }
@@ -355,7 +347,7 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
              std::string(name) + "' in the dump";
     return false;
   }
-  const Node* tasks_node = Path(object, {"spec", "tasks"});
+  const Node* tasks_node = FindPath(object, {"spec", "tasks"});
   if (tasks_node == nullptr || !tasks_node->is_seq() || tasks_node->items.empty()) {
     *error = "Volcano Job " + std::string(name) + ": spec.tasks is missing or empty";
     return false;
@@ -373,12 +365,13 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
   if (status == nullptr || !status->is_map()) {
     d.notes.push_back("status is missing: the controller has not synced the Job yet");
   }
-  std::string phase = Text(Path(status, {"state", "phase"}));
+  std::string phase = Text(FindPath(status, {"state", "phase"}));
   if (status != nullptr && phase.empty()) d.notes.push_back("status.state.phase is missing");
   int64_t retry_count = 0, version = 0;
-  ReadInt(Path(status, {"retryCount"}), &retry_count);
-  ReadInt(Path(status, {"version"}), &version);
-  if (const Node* conditions = Path(status, {"conditions"}); conditions && conditions->is_seq()) {
+  ReadInt(FindPath(status, {"retryCount"}), &retry_count);
+  ReadInt(FindPath(status, {"version"}), &version);
+  if (const Node* conditions = FindPath(status, {"conditions"});
+      conditions && conditions->is_seq()) {
     for (const Node& c : conditions->items) {
       std::string when = std::string(c.StringOr("lastTransitionTime"));
       d.conditions.push_back(std::string(c.StringOr("status")) +
@@ -429,20 +422,20 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
       DescribeFailedPod(pod, &r);
     } else if (p.phase == "Succeeded") {
       r.spec.event = "PodSucceeded";
-      const Node* statuses = Path(&pod, {"status", "containerStatuses"});
+      const Node* statuses = FindPath(&pod, {"status", "containerStatuses"});
       if (statuses != nullptr && statuses->is_seq() && !statuses->items.empty())
-        r.time = Text(Path(&statuses->items[0], {"state", "terminated", "finishedAt"}));
-    } else if (!Text(Path(&pod, {"metadata", "deletionTimestamp"})).empty() &&
+        r.time = Text(FindPath(&statuses->items[0], {"state", "terminated", "finishedAt"}));
+    } else if (!Text(FindPath(&pod, {"metadata", "deletionTimestamp"})).empty() &&
                AnnotationOf(pod, "volcano.sh/controller-out-of-sync").empty()) {
       r.spec.event = "PodEvicted";
       r.failure = true;
-      r.time = Text(Path(&pod, {"metadata", "deletionTimestamp"}));
+      r.time = Text(FindPath(&pod, {"metadata", "deletionTimestamp"}));
       r.cause.category = "infrastructure";
       r.cause.text = "deleted by someone else than the controller" + NodeWords(pod);
     } else {
       continue;
     }
-    if (r.time.empty()) r.time = Text(Path(&pod, {"metadata", "creationTimestamp"}));
+    if (r.time.empty()) r.time = Text(FindPath(&pod, {"metadata", "creationTimestamp"}));
     r.cause.object = "Pod " + p.name;
     records.push_back(std::move(r));
   }
@@ -501,12 +494,12 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
 
   // --- Replay ---------------------------------------------------------------------------------
   VolcanoState state = StartState(job, pods, records, &d.notes);
-  const Node* created = Path(object, {"metadata", "creationTimestamp"});
+  const Node* created = FindPath(object, {"metadata", "creationTimestamp"});
   auto start_of = [&](int64_t attempt) {
     std::string earliest;
     for (const PodView& p : pods) {
       if (p.retry != attempt) continue;
-      std::string t = Text(Path(p.pod, {"metadata", "creationTimestamp"}));
+      std::string t = Text(FindPath(p.pod, {"metadata", "creationTimestamp"}));
       if (!t.empty() && (earliest.empty() || Earlier(t, earliest))) earliest = t;
     }
     return earliest;
@@ -631,8 +624,8 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
     failed_pod_now = failed_pod_now || (p.phase == "Failed" && p.version == version);
   d.health = HealthOf(phase, retry_count, phase == "Running" && failed_pod_now);
   d.state = (phase.empty() ? std::string("Unknown") : phase);
-  std::string reason = Text(Path(status, {"state", "reason"}));
-  std::string message = Text(Path(status, {"state", "message"}));
+  std::string reason = Text(FindPath(status, {"state", "reason"}));
+  std::string message = Text(FindPath(status, {"state", "message"}));
   if (!reason.empty()) d.state += " (" + reason + (message.empty() ? "" : ": " + message) + ")";
   d.state += ": " + Retries(retry_count, job);
   if (!last_failure.empty()) d.state += "; last failure: " + last_failure;
@@ -655,7 +648,7 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
           (p.phase != "Running" && p.phase != "Pending"))
         continue;
       for (const char* list : {"containerStatuses", "initContainerStatuses"}) {
-        const Node* statuses = Path(p.pod, {"status", list});
+        const Node* statuses = FindPath(p.pod, {"status", list});
         if (statuses == nullptr || !statuses->is_seq()) continue;
         for (const Node& c : statuses->items) {
           int64_t n = 0;
@@ -753,7 +746,7 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
   for (const PodView& p : pods) {
     if (p.phase != "Pending" || p.version != version) continue;
     std::string why;
-    if (const Node* conditions = Path(p.pod, {"status", "conditions"});
+    if (const Node* conditions = FindPath(p.pod, {"status", "conditions"});
         conditions && conditions->is_seq()) {
       for (const Node& c : conditions->items) {
         if (c.StringOr("type") == "PodScheduled" && c.StringOr("status") == "False") {
