@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <span>
 #include <unordered_map>
 #include <utility>
 
@@ -308,9 +309,10 @@ void DiscardAlive(std::vector<FailureFate>* fates) {
   }
 }
 
-// The reconcile passes of one step over `f` (out->fates[i] belongs to f[i]).
-void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
-               int64_t now, StepOutcome* out) {
+// The reconcile passes of one step over `f` (out->fates[i] belongs to f[i]). Returns the position
+// in `f` of the failure the stuck pass chose, or -1 when the step did not get stuck.
+int RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
+              int64_t now, StepOutcome* out) {
   std::vector<int>& first_rule = out->scratch_first_rule;
   first_rule.resize(f.size());
   for (size_t i = 0; i < f.size(); ++i) {
@@ -463,25 +465,36 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<c
     pass.terminal_state = state->terminal_state;
     pass.stuck = out->stuck;
     out->passes.push_back(pass);
-    if (out->stuck) return;  // The same pass errors again on every retry.
+    if (out->stuck) return chosen;  // The same pass errors again on every retry.
     if (step_over) {
       DiscardAlive(&out->fates);
-      return;
+      return -1;
     }
   }
   DiscardAlive(&out->fates);
+  return -1;
 }
 
-// Replaces `pending` by owned copies of the failures still failed after a stuck step.
-void KeepPending(std::span<const JobFailure> f, const std::vector<FailureFate>& fates,
-                 std::vector<PendingFailure>* pending) {
-  std::vector<PendingFailure> still;
+// Appends owned copies of the failures of `f` still failed after a stuck step (fates[i] belongs to
+// f[i]) to state->pending; `stuck_at` is the position in `f` of the failure the stuck pass chose,
+// which becomes ControllerState::pending_first.
+void KeepPending(std::span<const JobFailure> f, std::span<const FailureFate> fates, int stuck_at,
+                 ControllerState* state) {
   for (size_t i = 0; i < f.size(); ++i) {
     if (fates[i] != FailureFate::kPending) continue;
-    still.push_back(
+    if (static_cast<int>(i) == stuck_at) state->pending_first = state->pending.size();
+    state->pending.push_back(
         {f[i].rjob, f[i].index, std::string(f[i].reason), std::string(f[i].message), f[i].time});
+    state->pending_jobs.emplace(f[i].rjob, f[i].index);
+    state->pending_time = std::max(state->pending_time, f[i].time);
   }
-  *pending = std::move(still);  // `f` may point into the old `pending`: copy first.
+}
+
+void ClearPending(ControllerState* state) {
+  state->pending.clear();
+  state->pending_jobs.clear();
+  state->pending_first = 0;
+  state->pending_time = std::numeric_limits<int64_t>::min();
 }
 
 }  // namespace
@@ -790,7 +803,7 @@ void ResetState(ControllerState* state) {
   state->failed = {};
   state->completed = {};
   state->restarting = {};
-  state->pending.clear();
+  ClearPending(state);
   state->events.clear();
 }
 
@@ -836,9 +849,11 @@ void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
     }
   }
   const size_t n_pending = state->pending.size();
+  out->pending_count = n_pending;
   if (state->terminal_state != TerminalState::kNone) {
     out->was_terminal = true;
-    out->fates.assign(n_pending + failures.size(), FailureFate::kIgnored);
+    out->pending_fate = FailureFate::kIgnored;
+    out->fates.assign(failures.size(), FailureFate::kIgnored);
     return;
   }
   const size_t n_rjobs = policy.rjob_names.size();
@@ -846,35 +861,47 @@ void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
   if (state->job_restarts_count_towards_max.size() < n_rjobs) {
     state->job_restarts_count_towards_max.resize(n_rjobs);
   }
-  out->fates.assign(n_pending + failures.size(), FailureFate::kPending);
   int64_t now = std::numeric_limits<int64_t>::min();
   for (const JobFailure& f : failures) now = std::max(now, f.time);
   if (n_pending == 0) {
-    RunPasses(policy, state, failures, now, out);
-    if (out->stuck) KeepPending(failures, out->fates, &state->pending);
+    out->pending_fate = FailureFate::kPending;
+    out->fates.assign(failures.size(), FailureFate::kPending);
+    const int stuck_at = RunPasses(policy, state, failures, now, out);
+    if (out->stuck) KeepPending(failures, out->fates, stuck_at, state);
     return;
   }
-  // Rare path (the controller was stuck): earlier failures still stand, in front.
+  // Rare path (the controller was stuck): earlier failures still stand, in front of the step's.
+  // Of them, the passes can only ever choose pending_first, the one the stuck pass chose: it
+  // comes before every other pending failure in the passes' order (rule, time, position), no
+  // failure of this step can take it away alone (a failure of a job still failed is ignored),
+  // and choosing it errors again (the error depends on the rule and the index only). So the
+  // step runs over that one and its own failures, and the other pending failures share its
+  // fate: still pending, or discarded by a global restart or a terminal state.
   std::vector<JobFailure> all;
-  all.reserve(n_pending + failures.size());
-  for (const PendingFailure& p : state->pending) {
-    all.push_back({p.rjob, p.index, p.reason, p.message, p.time});
-    now = std::max(now, p.time);
-  }
-  // A job that is still failed cannot fail again: the pending jobs, sorted, to look each up.
-  std::vector<std::pair<int, int64_t>> failed_jobs;
-  failed_jobs.reserve(n_pending);
-  for (const PendingFailure& p : state->pending) failed_jobs.emplace_back(p.rjob, p.index);
-  std::sort(failed_jobs.begin(), failed_jobs.end());
+  all.reserve(1 + failures.size());
+  const PendingFailure& first = state->pending[state->pending_first];
+  all.push_back({first.rjob, first.index, first.reason, first.message, first.time});
+  now = std::max(now, state->pending_time);
+  std::vector<FailureFate>& fates = out->fates;
+  fates.assign(1 + failures.size(), FailureFate::kPending);
   for (size_t i = 0; i < failures.size(); ++i) {
     const JobFailure& f = failures[i];
-    if (std::binary_search(failed_jobs.begin(), failed_jobs.end(), std::pair(f.rjob, f.index))) {
-      out->fates[n_pending + i] = FailureFate::kIgnored;
+    if (state->pending_jobs.count(std::pair(f.rjob, f.index)) > 0) {
+      fates[1 + i] = FailureFate::kIgnored;
     }
     all.push_back(f);
   }
-  RunPasses(policy, state, all, now, out);
-  KeepPending(all, out->fates, &state->pending);
+  const int stuck_at = RunPasses(policy, state, all, now, out);
+  out->pending_fate = fates[0];
+  if (out->pending_fate != FailureFate::kPending) {
+    ClearPending(state);
+  } else {
+    // `all[0]` points into state->pending, which KeepPending may grow: it reads only the rest.
+    // When the stuck pass chose all[0] again, pending_first stays.
+    KeepPending(std::span<const JobFailure>(all).subspan(1),
+                std::span<const FailureFate>(fates).subspan(1), stuck_at - 1, state);
+  }
+  fates.erase(fates.begin());
 }
 
 StepOutcome ApplyFailures(const PreparedPolicy& policy, ControllerState* state,

@@ -16,7 +16,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -265,8 +267,16 @@ struct ControllerState {
   StatusCondition completed;   ///< Condition Completed.
   StatusCondition restarting;  ///< Condition RestartingJobSet.
   /// Failures of earlier steps still failed because the controller is stuck (an action that
-  /// errors every pass); they take part, in front, in the next ApplyFailures call.
+  /// errors every pass), in the order the passes saw them; they take part, in front, in the next
+  /// ApplyFailures call (which looks only at pending[pending_first]: see ApplyFailures).
   std::vector<PendingFailure> pending;
+  /// The jobs (rjob, index) of `pending`: a new failure of one of them is ignored.
+  std::set<std::pair<int, int64_t>> pending_jobs;
+  /// The pending failure the stuck pass chose: every later pass chooses it before any other
+  /// pending one (and errors on it again).
+  size_t pending_first = 0;
+  /// The latest time of a pending failure (the controller's "now" counts them).
+  int64_t pending_time = std::numeric_limits<int64_t>::min();
   bool record_events = false;       ///< Append to `events` (off by default: costs allocations).
   std::vector<StatusEvent> events;  ///< Emitted events, in order.
 };
@@ -327,8 +337,13 @@ struct PassOutcome {
 /// The result of one step: the passes the controller ran, in order (a stuck pass last).
 struct StepOutcome {
   std::vector<PassOutcome> passes;
-  /// Per failure (pending ones first, then the step's, as ApplyFailures saw them).
+  /// Per failure of the step, in the order given.
   std::vector<FailureFate> fates;
+  /// ControllerState::pending.size() before the step.
+  size_t pending_count = 0;
+  /// What became of those pending failures (all alike): kPending (still stuck), kDiscarded (a
+  /// global restart or a terminal state swept them away) or kIgnored (the JobSet was terminal).
+  FailureFate pending_fate = FailureFate::kPending;
   bool was_terminal = false;  ///< The JobSet was terminal before the step: nothing changed.
   /// The controller errors on every pass (RestartJob* with the gate off, an unknown action, an
   /// index out of bounds for RestartJob): the failing pass wrote nothing, and the remaining
@@ -344,7 +359,8 @@ struct StepOutcome {
 /// given, which is the list order for ties) and runs reconcile passes until no failed job is
 /// left or the JobSet is terminal (reconcile passes of jobset_controller.go). `out` is cleared
 /// first; its capacity is reused. The controller's "now" (for condition transition times) is the
-/// latest failure time.
+/// latest failure time. A step of a stuck controller costs its own failures, not the pending
+/// ones: the passes can choose only the pending failure they erred on (see the .cc).
 void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
                    std::span<const JobFailure> failures, StepOutcome* out);
 
