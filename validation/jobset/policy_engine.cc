@@ -110,16 +110,6 @@ void ForEachCandidate(const PreparedPolicy& policy, int rjob, std::string_view r
   }
 }
 
-bool MessageMatches(const PreparedRule& rule, std::string_view message) {
-  if (!rule.has_patterns) return true;
-  const re2::StringPiece text(message.data(), message.size());
-  if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
-  for (const auto& re : rule.patterns) {
-    if (re2::RE2::PartialMatch(text, *re)) return true;
-  }
-  return false;
-}
-
 // One regex for the patterns of a rule that compiled, when there are several: an unanchored
 // search for `(?:a)|(?:b)` matches exactly when one of `a`, `b` does (flags such as `(?i)` stay
 // inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`. Empty
@@ -498,6 +488,20 @@ void ClearPending(ControllerState* state) {
 }
 
 }  // namespace
+
+bool MessageMatches(const PreparedRule& rule, std::string_view message) {
+  if (!rule.has_patterns) return true;
+  if (rule.messages_decided) {
+    return std::binary_search(rule.matching_messages.begin(), rule.matching_messages.end(),
+                              message);
+  }
+  const re2::StringPiece text(message.data(), message.size());
+  if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
+  for (const auto& re : rule.patterns) {
+    if (re2::RE2::PartialMatch(text, *re)) return true;
+  }
+  return false;
+}
 
 std::string_view ActionName(PolicyAction action) {
   return kActionNames[static_cast<size_t>(action)];

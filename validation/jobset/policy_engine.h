@@ -76,6 +76,11 @@ struct PreparedRule {
   /// single scan (the same answer as trying each in turn); null when it could not be built.
   std::shared_ptr<const re2::RE2> combined;
   std::vector<std::string> pattern_errors;  ///< Per pattern as written: "" or RE2's error.
+  /// Set by a caller that decided the patterns beforehand for every message its failures can
+  /// carry (the Monte Carlo's specialisation): then the rule's patterns match exactly the
+  /// messages of `matching_messages` (sorted), and are not run.
+  bool messages_decided = false;
+  std::vector<std::string> matching_messages;  ///< See messages_decided.
   bool targets_all = true;  ///< targetReplicatedJobs is empty: the rule admits every rjob.
   /// Otherwise the rjobs its target list admits, as their keys (PreparedPolicy::rjob_key), sorted,
   /// without repeats; a name no rjob has adds nothing. Memory grows with the list, not with the
@@ -144,6 +149,10 @@ CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, 
 
 /// True when the rule's onJobFailureReasons is empty or names `reason`.
 bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason);
+
+/// True when the rule has no message patterns or one of them matches `message` (when
+/// messages_decided: when `message` is one of matching_messages).
+bool MessageMatches(const PreparedRule& rule, std::string_view message);
 
 /// The index of the replicated job called `name`, or -1.
 int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name);
