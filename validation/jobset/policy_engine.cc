@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -91,20 +92,22 @@ void ForEachCandidate(const PreparedPolicy& policy, int rjob, std::string_view r
   }
   const CandidateLists lists = Candidates(policy, policy.rule_index, rjob, reason);
   constexpr int kEnd = std::numeric_limits<int>::max();
-  size_t a = 0, n = 0, t = 0;
+  size_t a = 0, n = 0, t = 0, tn = 0;
   for (;;) {
     const int ra = a < lists.any.size() ? lists.any[a] : kEnd;
     const int rn = n < lists.named.size() ? lists.named[n] : kEnd;
     const int rt = t < lists.targeted.size() ? lists.targeted[t] : kEnd;
-    const int r = std::min({ra, rn, rt});
+    const int rtn = tn < lists.targeted_named.size() ? lists.targeted_named[tn] : kEnd;
+    const int r = std::min({ra, rn, rt, rtn});
     if (r == kEnd) return;
     if (r == ra) {
       ++a;
     } else if (r == rn) {
       ++n;
-    } else {
+    } else if (r == rt) {
       ++t;
-      if (!ReasonListAdmits(policy.rules[r], reason)) continue;
+    } else {
+      ++tn;
     }
     if (visit(r)) return;
   }
@@ -613,9 +616,20 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
   index.targeted_begin.assign(n_rjobs + 1, 0);
   std::vector<std::pair<std::string_view, int>> by_reason;
   std::vector<int> kept;
+  // Targeted rules with a reason list: (rjob key, reason, rule).
+  std::vector<std::tuple<int, std::string_view, int>> named_targets;
   for (size_t r = 0; r < policy.rules.size(); ++r) {
     const PreparedRule& rule = policy.rules[r];
     if (!keep(rule)) continue;
+    if (!rule.targets_all && !rule.reasons.empty()) {
+      for (int key : rule.target_keys) {
+        if (key < 0 || static_cast<size_t>(key) >= n_rjobs) continue;
+        for (const std::string& reason : rule.reasons) {
+          named_targets.emplace_back(key, reason, static_cast<int>(r));
+        }
+      }
+      continue;
+    }
     kept.push_back(static_cast<int>(r));
     if (!rule.targets_all) {
       for (int key : rule.target_keys) {
@@ -639,6 +653,31 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
       }
     }
   }
+  // Reasons numbered in sorted order; the (key, reason) pairs sorted, each with its rules in
+  // spec order (a reason named twice by one rule lists the rule once).
+  for (const auto& [key, reason, r] : named_targets) index.targeted_reasons.emplace_back(reason);
+  std::sort(index.targeted_reasons.begin(), index.targeted_reasons.end());
+  index.targeted_reasons.erase(
+      std::unique(index.targeted_reasons.begin(), index.targeted_reasons.end()),
+      index.targeted_reasons.end());
+  std::vector<std::tuple<int, uint32_t, int>> numbered;
+  numbered.reserve(named_targets.size());
+  for (const auto& [key, reason, r] : named_targets) {
+    const auto it = std::lower_bound(
+        index.targeted_reasons.begin(), index.targeted_reasons.end(), reason,
+        [](const std::string& a, std::string_view b) { return std::string_view(a) < b; });
+    numbered.emplace_back(key, static_cast<uint32_t>(it - index.targeted_reasons.begin()), r);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  numbered.erase(std::unique(numbered.begin(), numbered.end()), numbered.end());
+  for (const auto& [key, reason, r] : numbered) {
+    if (index.targeted_pairs.empty() || index.targeted_pairs.back() != std::pair(key, reason)) {
+      index.targeted_pairs.emplace_back(key, reason);
+      index.targeted_named_begin.push_back(static_cast<uint32_t>(index.targeted_named.size()));
+    }
+    index.targeted_named.push_back(r);
+  }
+  index.targeted_named_begin.push_back(static_cast<uint32_t>(index.targeted_named.size()));
   // A reason named twice by one rule lists the rule once.
   std::sort(by_reason.begin(), by_reason.end());
   by_reason.erase(std::unique(by_reason.begin(), by_reason.end()), by_reason.end());
@@ -669,6 +708,22 @@ CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, 
     lists.targeted = std::span<const int>(index.targeted)
                          .subspan(index.targeted_begin[key],
                                   index.targeted_begin[key + 1] - index.targeted_begin[key]);
+  }
+  const auto named = std::lower_bound(
+      index.targeted_reasons.begin(), index.targeted_reasons.end(), reason,
+      [](const std::string& a, std::string_view b) { return std::string_view(a) < b; });
+  if (named != index.targeted_reasons.end() && *named == reason) {
+    const std::pair<int, uint32_t> wanted(
+        static_cast<int>(key), static_cast<uint32_t>(named - index.targeted_reasons.begin()));
+    const auto pair =
+        std::lower_bound(index.targeted_pairs.begin(), index.targeted_pairs.end(), wanted);
+    if (pair != index.targeted_pairs.end() && *pair == wanted) {
+      const size_t i = static_cast<size_t>(pair - index.targeted_pairs.begin());
+      lists.targeted_named =
+          std::span<const int>(index.targeted_named)
+              .subspan(index.targeted_named_begin[i],
+                       index.targeted_named_begin[i + 1] - index.targeted_named_begin[i]);
+    }
   }
   return lists;
 }

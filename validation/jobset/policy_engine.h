@@ -96,10 +96,18 @@ struct RuleIndex {
   std::vector<int> any;  ///< No target list and no reason list: every failure is a candidate.
   /// No target list, a reason list: per reason named, the rules naming it; sorted by reason.
   std::vector<std::pair<std::string, std::vector<int>>> by_reason;
-  /// A target list: the rules that target rjob key k are targeted[targeted_begin[k] ..
-  /// targeted_begin[k + 1]) (their reasons are checked when they are visited).
+  /// A target list and no reason list: the rules that target rjob key k are
+  /// targeted[targeted_begin[k] .. targeted_begin[k + 1]).
   std::vector<uint32_t> targeted_begin;
   std::vector<int> targeted;
+  /// A target list and a reason list: the reasons they name, sorted, numbered by their place.
+  std::vector<std::string> targeted_reasons;
+  /// The (rjob key, reason number) pairs they name, sorted: the rules of pair i are
+  /// targeted_named[targeted_named_begin[i] .. targeted_named_begin[i + 1]) (memory grows with
+  /// each such rule's targets times its reasons).
+  std::vector<std::pair<int, uint32_t>> targeted_pairs;
+  std::vector<uint32_t> targeted_named_begin;
+  std::vector<int> targeted_named;
 };
 
 /// A JobSet's failure policy prepared once (patterns compiled, names resolved): the read-only
@@ -136,10 +144,11 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
                           const std::function<bool(const PreparedRule&)>& keep);
 
 /// The lists of a RuleIndex that hold the rules that can admit a failure of one rjob with one
-/// reason, each in spec order, disjoint: every rule of `any` and `named` admits it; a rule of
-/// `targeted` admits it when its reason list does (RuleReasonsAdmit).
+/// reason, each in spec order, disjoint, every rule of each admitting it: `any` (no target or
+/// reason list), `named` (a reason list naming it), `targeted` (a target list naming the rjob, no
+/// reason list), `targeted_named` (both lists naming them).
 struct CandidateLists {
-  std::span<const int> any, named, targeted;
+  std::span<const int> any, named, targeted, targeted_named;
 };
 
 /// The candidate lists of `index` (built for `policy`) for a failure of `rjob` with `reason`;

@@ -1195,6 +1195,29 @@ TEST_CASE("engine: a stuck controller's steps end as running all its pending fai
   CHECK(unstuck > 50);
 }
 
+TEST_CASE("engine: 200,000 rules targeting one replicated job, each on its own reason") {
+  // Before: a decision visited every rule targeting its replicated job to check its reasons
+  // (4e10 here); now the rules are indexed by target and reason.
+  const int n = 200000;
+  std::vector<FailurePolicyRule> rules;
+  for (int k = 0; k < n; ++k) {
+    rules.push_back(WideRule("r-" + std::to_string(k), k % 2 ? "FailJobSet" : "RestartJobSet",
+                             {"R-" + std::to_string(k), "R-" + std::to_string(k + 1)}, {"rj-0"}));
+  }
+  const PreparedPolicy p = PreparePolicy(WideJobSet(2, 1, std::move(rules)), FeatureGates{});
+  int first = 0, explained = 0;
+  for (int k = 0; k < n; ++k) {
+    const std::string reason = "R-" + std::to_string(k + 1);
+    first += Decide(p, 0, reason, "").rule == k;  // Rules k and k + 1 name it: k comes first.
+    explained += ExplainCell(p, 0, reason).decision.rule == k;
+  }
+  CHECK(first == n);
+  CHECK(explained == n);
+  CHECK(Decide(p, 0, "R-0", "").rule == 0);
+  CHECK(Decide(p, 1, "R-1", "").rule == -1);  // rj-1: no rule targets it, the default action.
+  CHECK(Decide(p, 0, kBackoff, "").rule == -1);
+}
+
 TEST_CASE("engine: the rule index decides as a scan over every rule would") {
   // Random policies over a few replicated jobs (names repeat, some empty), compared with the
   // rules' own lists read directly.
