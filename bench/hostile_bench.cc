@@ -7,7 +7,7 @@
 //                                analysis-targets, analysis-chains, monte-carlo-targets,
 //                                fault-mix-kinds, framework-explain, framework-replay,
 //                                framework-monte-carlo, volcano-tasks, stuck-steps,
-//                                fault-mix-rules (default: all)
+//                                fault-mix-rules, targeted-reasons (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
 // ru_maxrss) includes the input, which is reported beside it. The cases from analysis-rules on
@@ -369,7 +369,7 @@ const char* const kCases[] = {
     "replay-steps",       "policy-targets",       "restart-job-step",      "stuck-pending",
     "analysis-targets",   "analysis-chains",      "monte-carlo-targets",   "fault-mix-kinds",
     "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks",
-    "stuck-steps",        "fault-mix-rules"};
+    "stuck-steps",        "fault-mix-rules",      "targeted-reasons"};
 
 // The cases on the failure-policy engine, Monte Carlo, Framework and Volcano simulations
 // (issue #19, second part); prints "bytes seconds verdict".
@@ -408,6 +408,15 @@ bool RunSimulationCase(const std::string& name, int scale) {
       first.push_back({0, i, "BackoffLimitExceeded", "", i});
       second.push_back({0, jobs + i, "BackoffLimitExceeded", "", jobs + i});
     }
+  } else if (name == "targeted-reasons") {
+    // 50,000 x scale rules all targeting rj-0, rule k on reasons R-k and R-(k+1).
+    const int n = 50000 * scale;
+    object = PolicyJobSet(2, 1, n, 3, [](int k) {
+      Node r = PolicyRule("r-" + std::to_string(k), k % 2 ? "FailJobSet" : "RestartJobSet",
+                          ("R-" + std::to_string(k)).c_str(), "rj-0");
+      r.Find("onJobFailureReasons")->items.push_back(Str("R-" + std::to_string(k + 1)));
+      return r;
+    });
   } else if (name == "analysis-targets") {
     object = AnalysisTargets(scale);
   } else if (name == "analysis-chains") {
@@ -523,6 +532,16 @@ bool RunSimulationCase(const std::string& name, int scale) {
     const StepOutcome out = ApplyFailures(p, &state, first);
     verdict = std::to_string(ruled) + " cells ruled, rule " + std::to_string(out.passes[0].rule) +
               " " + std::string(ActionName(out.passes[0].action));
+  } else if (name == "targeted-reasons") {
+    const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), FeatureGates{});
+    const int n = static_cast<int>(p.rules.size());
+    size_t first = 0;
+    for (int k = 0; k < n; ++k) {
+      const std::string reason = "R-" + std::to_string(k + 1);
+      first += Decide(p, 0, reason, "").rule == k;
+      first += ExplainCell(p, 0, reason).decision.rule == k;
+    }
+    verdict = std::to_string(first) + " decisions and cells on their first rule";
   } else if (name == "stuck-steps") {
     const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), FeatureGates{});
     ControllerState state;
