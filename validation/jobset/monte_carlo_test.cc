@@ -647,28 +647,34 @@ TEST_CASE("monte carlo: patterns decided once per message decide as RE2 on every
                                               {"PodFailurePolicy"}, {"exit code 1[0-9]", "signal"}),
                                          Rule("never", "FailJobSet", {}, {"("}),
                                          Rule("deadline", "RestartJobSet", {"DeadlineExceeded"})}));
-  FailureModel m = Model(3, 2000);
-  m.faults = {
-      Kind("PodFailurePolicy", 3, "exit code 13"),  Kind("PodFailurePolicy", 1, "OOMKilled"),
-      Kind("BackoffLimitExceeded", 1, "OOMKilled"), Kind("DeadlineExceeded", 1, ""),
-      Kind("PodFailurePolicy", 1, "exit code 2"),   Kind("PodFailurePolicy", 1, "signal 9")};
-  const MonteCarloResult a = Run(js, m, 2);
-  m.precompute_matches = false;
-  const MonteCarloResult b = Run(js, m, 2);
-  CHECK(a.failed == b.failed);
-  CHECK(a.completed == b.completed);
-  CHECK(a.failures_simulated == b.failures_simulated);
-  CHECK(a.actions.fail_jobset == b.actions.fail_jobset);
-  CHECK(a.actions.restart_jobset == b.actions.restart_jobset);
-  CHECK(a.actions.restart_jobset_ignore_max == b.actions.restart_jobset_ignore_max);
-  CHECK(a.actions.default_restart == b.actions.default_restart);
-  CHECK(a.actions.reached_max == b.actions.reached_max);
-  CHECK(a.time_to_finish.samples == b.time_to_finish.samples);
-  // Every rule that can match did.
-  CHECK(a.actions.fail_jobset > 0);
-  CHECK(a.actions.restart_jobset > 0);
-  CHECK(a.actions.restart_jobset_ignore_max > 0);
-  CHECK(a.actions.default_restart > 0);
+  // Without filler, the rules are decided per kind; with 270,000 rare filler kinds (over 2^20
+  // rules x kinds), per message.
+  for (const int filler : {0, 270000}) {
+    CAPTURE(filler);
+    FailureModel m = Model(3, 2000);
+    m.faults = {
+        Kind("PodFailurePolicy", 3, "exit code 13"),  Kind("PodFailurePolicy", 1, "OOMKilled"),
+        Kind("BackoffLimitExceeded", 1, "OOMKilled"), Kind("DeadlineExceeded", 1, ""),
+        Kind("PodFailurePolicy", 1, "exit code 2"),   Kind("PodFailurePolicy", 1, "signal 9")};
+    for (int k = 0; k < filler; ++k) m.faults.push_back(Kind("Filler", 1e-9, "oom"));
+    const MonteCarloResult a = Run(js, m, 2);
+    m.precompute_matches = false;
+    const MonteCarloResult b = Run(js, m, 2);
+    CHECK(a.failed == b.failed);
+    CHECK(a.completed == b.completed);
+    CHECK(a.failures_simulated == b.failures_simulated);
+    CHECK(a.actions.fail_jobset == b.actions.fail_jobset);
+    CHECK(a.actions.restart_jobset == b.actions.restart_jobset);
+    CHECK(a.actions.restart_jobset_ignore_max == b.actions.restart_jobset_ignore_max);
+    CHECK(a.actions.default_restart == b.actions.default_restart);
+    CHECK(a.actions.reached_max == b.actions.reached_max);
+    CHECK(a.time_to_finish.samples == b.time_to_finish.samples);
+    // Every rule that can match did.
+    CHECK(a.actions.fail_jobset > 0);
+    CHECK(a.actions.restart_jobset > 0);
+    CHECK(a.actions.restart_jobset_ignore_max > 0);
+    CHECK(a.actions.default_restart > 0);
+  }
 }
 
 }  // namespace jobset

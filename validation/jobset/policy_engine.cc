@@ -113,6 +113,25 @@ void ForEachCandidate(const PreparedPolicy& policy, int rjob, std::string_view r
   }
 }
 
+// See MessageMatches (defined here, before its uses, so that the hot path inlines it).
+bool RuleMessageMatches(const PreparedRule& rule, std::string_view message) {
+  if (!rule.has_patterns) return true;
+  if (rule.messages_decided) {
+    const std::vector<std::string>& matching = rule.matching_messages;
+    if (matching.size() > 8) return std::binary_search(matching.begin(), matching.end(), message);
+    for (const std::string& m : matching) {
+      if (m == message) return true;
+    }
+    return false;
+  }
+  const re2::StringPiece text(message.data(), message.size());
+  if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
+  for (const auto& re : rule.patterns) {
+    if (re2::RE2::PartialMatch(text, *re)) return true;
+  }
+  return false;
+}
+
 // One regex for the patterns of a rule that compiled, when there are several: an unanchored
 // search for `(?:a)|(?:b)` matches exactly when one of `a`, `b` does (flags such as `(?i)` stay
 // inside their group). `\Q` is left alone: an unterminated quote would swallow the `)`. Empty
@@ -255,13 +274,13 @@ int FirstMatchingRule(const PreparedPolicy& policy, int rjob, std::string_view r
         while (k < rule.reasons.size() && rule.reasons[k] != reason) ++k;
         if (k == rule.reasons.size()) continue;
       }
-      if (MessageMatches(rule, message)) return static_cast<int>(r);
+      if (RuleMessageMatches(rule, message)) return static_cast<int>(r);
     }
     return kNoRule;
   }
   int found = kNoRule;
   ForEachCandidate(policy, rjob, reason, [&](int r) {
-    if (!MessageMatches(policy.rules[r], message)) return false;
+    if (!RuleMessageMatches(policy.rules[r], message)) return false;
     found = r;
     return true;
   });
@@ -493,17 +512,7 @@ void ClearPending(ControllerState* state) {
 }  // namespace
 
 bool MessageMatches(const PreparedRule& rule, std::string_view message) {
-  if (!rule.has_patterns) return true;
-  if (rule.messages_decided) {
-    return std::binary_search(rule.matching_messages.begin(), rule.matching_messages.end(),
-                              message);
-  }
-  const re2::StringPiece text(message.data(), message.size());
-  if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
-  for (const auto& re : rule.patterns) {
-    if (re2::RE2::PartialMatch(text, *re)) return true;
-  }
-  return false;
+  return RuleMessageMatches(rule, message);
 }
 
 std::string_view ActionName(PolicyAction action) {
@@ -753,7 +762,7 @@ bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason) {
 
 bool RuleMatches(const PreparedPolicy& policy, const PreparedRule& rule, int rjob,
                  std::string_view reason, std::string_view message) {
-  return MatchesIgnoringMessage(policy, rule, rjob, reason) && MessageMatches(rule, message);
+  return MatchesIgnoringMessage(policy, rule, rjob, reason) && RuleMessageMatches(rule, message);
 }
 
 std::string_view ReasonText(const PreparedPolicy& policy, const StatusText& text) {
