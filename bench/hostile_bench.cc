@@ -6,7 +6,8 @@
 //                                policy-targets, restart-job-step, stuck-pending,
 //                                analysis-targets, analysis-chains, monte-carlo-targets,
 //                                fault-mix-kinds, framework-explain, framework-replay,
-//                                framework-monte-carlo, volcano-tasks (default: all)
+//                                framework-monte-carlo, volcano-tasks, stuck-steps,
+//                                fault-mix-rules, targeted-reasons (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
 // ru_maxrss) includes the input, which is reported beside it. The cases from analysis-rules on
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -366,7 +368,8 @@ const char* const kCases[] = {
     "wide-labels-update", "analysis-rules",       "volcano-policies",      "volume-claim-templates",
     "replay-steps",       "policy-targets",       "restart-job-step",      "stuck-pending",
     "analysis-targets",   "analysis-chains",      "monte-carlo-targets",   "fault-mix-kinds",
-    "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks"};
+    "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks",
+    "stuck-steps",        "fault-mix-rules",      "targeted-reasons"};
 
 // The cases on the failure-policy engine, Monte Carlo, Framework and Volcano simulations
 // (issue #19, second part); prints "bytes seconds verdict".
@@ -396,6 +399,24 @@ bool RunSimulationCase(const std::string& name, int scale) {
       first.push_back({0, i, "BackoffLimitExceeded", "", i});
       second.push_back({0, jobs - 1 - i, "BackoffLimitExceeded", "", jobs + i});
     }
+  } else if (name == "stuck-steps") {
+    // RestartJob with its gate off: 50,000 x scale failures leave the controller stuck, then as
+    // many steps of one new failure each.
+    const int jobs = 50000 * scale;
+    object = RestartJobRule(2 * jobs);
+    for (int i = 0; i < jobs; ++i) {
+      first.push_back({0, i, "BackoffLimitExceeded", "", i});
+      second.push_back({0, jobs + i, "BackoffLimitExceeded", "", jobs + i});
+    }
+  } else if (name == "targeted-reasons") {
+    // 50,000 x scale rules all targeting rj-0, rule k on reasons R-k and R-(k+1).
+    const int n = 50000 * scale;
+    object = PolicyJobSet(2, 1, n, 3, [](int k) {
+      Node r = PolicyRule("r-" + std::to_string(k), k % 2 ? "FailJobSet" : "RestartJobSet",
+                          ("R-" + std::to_string(k)).c_str(), "rj-0");
+      r.Find("onJobFailureReasons")->items.push_back(Str("R-" + std::to_string(k + 1)));
+      return r;
+    });
   } else if (name == "analysis-targets") {
     object = AnalysisTargets(scale);
   } else if (name == "analysis-chains") {
@@ -429,6 +450,25 @@ bool RunSimulationCase(const std::string& name, int scale) {
       FaultKind kind;
       kind.reason = "BackoffLimitExceeded";
       kind.rjob_name = "rj-" + std::to_string(n - 1 - i);
+      model.faults.push_back(kind);
+    }
+  } else if (name == "fault-mix-rules") {
+    // 50,000 x scale rules, rule k restarting (without counting) on reason R-k, two in 500 with a
+    // message pattern too, and as many fault kinds, kind k of reason R-k; 2 runs.
+    const int n = 50000 * scale;
+    object = PolicyJobSet(1, 100, n, 1'000'000'000, [](int k) {
+      const std::string reason = "R-" + std::to_string(k);
+      return PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts",
+                        reason.c_str(), "",
+                        k % 500 == 13 || k % 500 == 0 ? "exit code 1[0-9]$" : "");
+    });
+    model.run_time_s = 3600;
+    model.node_mttf_s = 100 * model.run_time_s / 20;  // 20 failures per run.
+    model.runs = 2;
+    for (int k = 0; k < n; ++k) {
+      FaultKind kind;
+      kind.reason = "R-" + std::to_string(k);
+      kind.message = "exit code " + std::to_string(k % 20);
       model.faults.push_back(kind);
     }
   } else if (name == "framework-explain") {
@@ -471,8 +511,10 @@ bool RunSimulationCase(const std::string& name, int scale) {
       bytes += std::string(R"({"task":")" + c.role + R"(/0","code":"Succeeded"},)").size();
     }
   }
-  if (name == "fault-mix-kinds") {
-    for (const FaultKind& k : model.faults) bytes += k.reason.size() + k.rjob_name.size() + 4;
+  for (const FaultKind& k : model.faults) {
+    if (name == "fault-mix-kinds" || name == "fault-mix-rules") {
+      bytes += k.reason.size() + k.message.size() + k.rjob_name.size() + 4;
+    }
   }
   std::string verdict;
   const double start = CpuSeconds();
@@ -490,6 +532,28 @@ bool RunSimulationCase(const std::string& name, int scale) {
     const StepOutcome out = ApplyFailures(p, &state, first);
     verdict = std::to_string(ruled) + " cells ruled, rule " + std::to_string(out.passes[0].rule) +
               " " + std::string(ActionName(out.passes[0].action));
+  } else if (name == "targeted-reasons") {
+    const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), FeatureGates{});
+    const int n = static_cast<int>(p.rules.size());
+    size_t first = 0;
+    for (int k = 0; k < n; ++k) {
+      const std::string reason = "R-" + std::to_string(k + 1);
+      first += Decide(p, 0, reason, "").rule == k;
+      first += ExplainCell(p, 0, reason).decision.rule == k;
+    }
+    verdict = std::to_string(first) + " decisions and cells on their first rule";
+  } else if (name == "stuck-steps") {
+    const PreparedPolicy p = PreparePolicy(DecodeJobSet(object), FeatureGates{});
+    ControllerState state;
+    StepOutcome out;
+    ApplyFailures(p, &state, first, &out);
+    size_t stuck = 0;
+    for (const JobFailure& f : second) {
+      ApplyFailures(p, &state, std::span<const JobFailure>(&f, 1), &out);
+      stuck += out.stuck;
+    }
+    verdict = std::to_string(state.pending.size()) + " pending, " + std::to_string(stuck) +
+              " stuck steps";
   } else if (name == "restart-job-step" || name == "stuck-pending") {
     FeatureGates gates;
     gates.restart_job = name == "restart-job-step";
@@ -507,7 +571,8 @@ bool RunSimulationCase(const std::string& name, int scale) {
     FindingSink sink(object, &findings);
     AnalyzeJobSet(object, FeatureGates{}, &sink);
     verdict = std::to_string(findings.size()) + " findings";
-  } else if (name == "monte-carlo-targets" || name == "fault-mix-kinds") {
+  } else if (name == "monte-carlo-targets" || name == "fault-mix-kinds" ||
+             name == "fault-mix-rules") {
     const JobSet js = DecodeJobSet(object);
     const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
     const MonteCarloResult r = RunMonteCarlo(p, js, model, 1);

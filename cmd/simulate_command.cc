@@ -111,9 +111,8 @@ void ReplayText(const PreparedPolicy& policy, const ReplayResult& result, std::o
       first = false;
     }
     // Failures a global restart swept away with the rest of the JobSet.
-    size_t offset = s.outcome.fates.size() - s.failed.size();
     for (size_t k = 0; k < s.failed.size(); ++k) {
-      if (s.outcome.fates[offset + k] == FailureFate::kDiscarded) {
+      if (s.outcome.fates[k] == FailureFate::kDiscarded) {
         out << std::setw(6) << "" << std::setw(34) << s.failed[k]
             << (s.terminal_state == TerminalState::kFailed ? "(left failed: the JobSet failed)\n"
                                                            : "(recreated by that restart)\n");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -579,11 +580,9 @@ struct Chains {
     const std::string& text = JobFailureReasons()[reason];
     const CandidateLists lists = Candidates(policy, index, rjob, text);
     first = kNoRule;
-    if (!lists.any.empty()) first = lists.any.front();
-    if (!lists.named.empty()) first = std::min(first, lists.named.front());
-    for (int r : lists.targeted) {
-      if (r >= first) break;
-      if (RuleReasonsAdmit(policy.rules[r], text)) first = r;
+    for (std::span<const int> list :
+         {lists.any, lists.named, lists.targeted, lists.targeted_named}) {
+      if (!list.empty()) first = std::min(first, list.front());
     }
     return first;
   }
@@ -610,7 +609,8 @@ void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, Find
   const std::vector<std::string>& reasons = JobFailureReasons();
   size_t any_next = 0;
   std::vector<size_t> named_next(reasons.size(), 0);
-  std::unordered_map<size_t, size_t> targeted_next;  // By rjob key x reasons + reason.
+  std::unordered_map<size_t, size_t> targeted_next;        // By rjob key x reasons + reason.
+  std::unordered_map<size_t, size_t> targeted_named_next;  // Likewise.
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
     for (const char* reason : {"BackoffLimitExceeded", "FailedIndexes", "MaxFailedIndexesExceeded",
                                "PodFailurePolicy"}) {
@@ -625,24 +625,31 @@ void CheckUnboundedRestarts(const JobSet& js, const PreparedPolicy& policy, Find
       const size_t k =
           static_cast<size_t>(std::find(reasons.begin(), reasons.end(), reason) - reasons.begin());
       const CandidateLists lists = Candidates(policy, chains.ignoring_max, rjob, reason);
-      if (lists.any.empty() && lists.named.empty() && lists.targeted.empty()) continue;
+      if (lists.any.empty() && lists.named.empty() && lists.targeted.empty() &&
+          lists.targeted_named.empty()) {
+        continue;
+      }
       const int end = chains.End(rjob, k);
       size_t& a = any_next;
       size_t& n = named_next[k];
-      size_t& t = targeted_next[static_cast<size_t>(policy.rjob_key[r]) * reasons.size() + k];
+      const size_t cell = static_cast<size_t>(policy.rjob_key[r]) * reasons.size() + k;
+      size_t& t = targeted_next[cell];
+      size_t& tn = targeted_named_next[cell];
       for (;;) {
         const int ra = a < lists.any.size() ? lists.any[a] : kNoRule;
         const int rn = n < lists.named.size() ? lists.named[n] : kNoRule;
         const int rt = t < lists.targeted.size() ? lists.targeted[t] : kNoRule;
-        const int rule_index = std::min({ra, rn, rt});
+        const int rtn = tn < lists.targeted_named.size() ? lists.targeted_named[tn] : kNoRule;
+        const int rule_index = std::min({ra, rn, rt, rtn});
         if (rule_index == kNoRule || rule_index > end) break;
         if (rule_index == ra) {
           ++a;
         } else if (rule_index == rn) {
           ++n;
-        } else {
+        } else if (rule_index == rt) {
           ++t;
-          if (!RuleReasonsAdmit(policy.rules[rule_index], reason)) continue;
+        } else {
+          ++tn;
         }
         if (reported[rule_index]) continue;
         reported[rule_index] = true;

@@ -605,4 +605,76 @@ TEST_CASE("monte carlo: 150,000 fault kinds, each bound to one of 150,000 replic
       "fault mix: unknown replicated job \"rj-x\" for reason \"BackoffLimitExceeded\""));
 }
 
+TEST_CASE("monte carlo: 150,000 rules and 150,000 fault kinds of as many reasons") {
+  // Before: the fault mix specialisation matched every rule against every kind (2.25e10 here:
+  // minutes); now it costs the rules' patterns against the kinds' distinct messages.
+  const int n = 150000;
+  std::vector<FailurePolicyRule> rules;
+  FailureModel m = Model(20, 5);
+  m.faults.clear();
+  for (int k = 0; k < n; ++k) {
+    const std::string reason = "R-" + std::to_string(k);
+    // Two rules in 500 also need an exit code of 10 to 19 in the message: one gets 13, the other
+    // 0 (its kind takes the default action).
+    rules.push_back(Rule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts", {reason},
+                         k % 500 == 13 || k % 500 == 0
+                             ? std::vector<std::string>{"exit code 1[0-9]$"}
+                             : std::vector<std::string>{}));
+    m.faults.push_back(Kind(reason, 1, "exit code " + std::to_string(k % 20)));
+  }
+  m.restart_time_s = 0;
+  const JobSet js = Hundred(Policy(1'000'000'000, std::move(rules)));
+  const MonteCarloResult a = Run(js, m, 1);
+  CHECK(a.completed == m.runs);
+  CHECK(a.failures_simulated > 50);
+  CHECK(a.actions.restart_jobset_ignore_max + a.actions.default_restart == a.failures_simulated);
+  CHECK(a.actions.restart_jobset_ignore_max > 0);
+
+  // Matching every failure's reason and message decides the same.
+  m.precompute_matches = false;
+  const MonteCarloResult b = Run(js, m, 1);
+  CHECK(b.failures_simulated == a.failures_simulated);
+  CHECK(b.actions.restart_jobset_ignore_max == a.actions.restart_jobset_ignore_max);
+  CHECK(b.actions.default_restart == a.actions.default_restart);
+  CHECK(b.time_to_finish.samples == a.time_to_finish.samples);
+}
+
+TEST_CASE("monte carlo: patterns decided once per message decide as RE2 on every failure") {
+  // Kinds sharing messages, rules mixing patterns, reasons and targets: both ways agree.
+  const JobSet js = MakeJobSet(
+      {{"a", 40}, {"b", 60}}, Policy(3, {Rule("oom-b", "FailJobSet", {}, {"(?i)oom"}, {"b"}),
+                                         Rule("code", "RestartJobSetAndIgnoreMaxRestarts",
+                                              {"PodFailurePolicy"}, {"exit code 1[0-9]", "signal"}),
+                                         Rule("never", "FailJobSet", {}, {"("}),
+                                         Rule("deadline", "RestartJobSet", {"DeadlineExceeded"})}));
+  // Without filler, the rules are decided per kind; with 270,000 rare filler kinds (over 2^20
+  // rules x kinds), per message.
+  for (const int filler : {0, 270000}) {
+    CAPTURE(filler);
+    FailureModel m = Model(3, 2000);
+    m.faults = {
+        Kind("PodFailurePolicy", 3, "exit code 13"),  Kind("PodFailurePolicy", 1, "OOMKilled"),
+        Kind("BackoffLimitExceeded", 1, "OOMKilled"), Kind("DeadlineExceeded", 1, ""),
+        Kind("PodFailurePolicy", 1, "exit code 2"),   Kind("PodFailurePolicy", 1, "signal 9")};
+    for (int k = 0; k < filler; ++k) m.faults.push_back(Kind("Filler", 1e-9, "oom"));
+    const MonteCarloResult a = Run(js, m, 2);
+    m.precompute_matches = false;
+    const MonteCarloResult b = Run(js, m, 2);
+    CHECK(a.failed == b.failed);
+    CHECK(a.completed == b.completed);
+    CHECK(a.failures_simulated == b.failures_simulated);
+    CHECK(a.actions.fail_jobset == b.actions.fail_jobset);
+    CHECK(a.actions.restart_jobset == b.actions.restart_jobset);
+    CHECK(a.actions.restart_jobset_ignore_max == b.actions.restart_jobset_ignore_max);
+    CHECK(a.actions.default_restart == b.actions.default_restart);
+    CHECK(a.actions.reached_max == b.actions.reached_max);
+    CHECK(a.time_to_finish.samples == b.time_to_finish.samples);
+    // Every rule that can match did.
+    CHECK(a.actions.fail_jobset > 0);
+    CHECK(a.actions.restart_jobset > 0);
+    CHECK(a.actions.restart_jobset_ignore_max > 0);
+    CHECK(a.actions.default_restart > 0);
+  }
+}
+
 }  // namespace jobset

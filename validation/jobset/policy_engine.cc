@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <span>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -90,27 +92,38 @@ void ForEachCandidate(const PreparedPolicy& policy, int rjob, std::string_view r
   }
   const CandidateLists lists = Candidates(policy, policy.rule_index, rjob, reason);
   constexpr int kEnd = std::numeric_limits<int>::max();
-  size_t a = 0, n = 0, t = 0;
+  size_t a = 0, n = 0, t = 0, tn = 0;
   for (;;) {
     const int ra = a < lists.any.size() ? lists.any[a] : kEnd;
     const int rn = n < lists.named.size() ? lists.named[n] : kEnd;
     const int rt = t < lists.targeted.size() ? lists.targeted[t] : kEnd;
-    const int r = std::min({ra, rn, rt});
+    const int rtn = tn < lists.targeted_named.size() ? lists.targeted_named[tn] : kEnd;
+    const int r = std::min({ra, rn, rt, rtn});
     if (r == kEnd) return;
     if (r == ra) {
       ++a;
     } else if (r == rn) {
       ++n;
-    } else {
+    } else if (r == rt) {
       ++t;
-      if (!ReasonListAdmits(policy.rules[r], reason)) continue;
+    } else {
+      ++tn;
     }
     if (visit(r)) return;
   }
 }
 
-bool MessageMatches(const PreparedRule& rule, std::string_view message) {
+// See MessageMatches (defined here, before its uses, so that the hot path inlines it).
+bool RuleMessageMatches(const PreparedRule& rule, std::string_view message) {
   if (!rule.has_patterns) return true;
+  if (rule.messages_decided) {
+    const std::vector<std::string>& matching = rule.matching_messages;
+    if (matching.size() > 8) return std::binary_search(matching.begin(), matching.end(), message);
+    for (const std::string& m : matching) {
+      if (m == message) return true;
+    }
+    return false;
+  }
   const re2::StringPiece text(message.data(), message.size());
   if (rule.combined) return re2::RE2::PartialMatch(text, *rule.combined);
   for (const auto& re : rule.patterns) {
@@ -261,13 +274,13 @@ int FirstMatchingRule(const PreparedPolicy& policy, int rjob, std::string_view r
         while (k < rule.reasons.size() && rule.reasons[k] != reason) ++k;
         if (k == rule.reasons.size()) continue;
       }
-      if (MessageMatches(rule, message)) return static_cast<int>(r);
+      if (RuleMessageMatches(rule, message)) return static_cast<int>(r);
     }
     return kNoRule;
   }
   int found = kNoRule;
   ForEachCandidate(policy, rjob, reason, [&](int r) {
-    if (!MessageMatches(policy.rules[r], message)) return false;
+    if (!RuleMessageMatches(policy.rules[r], message)) return false;
     found = r;
     return true;
   });
@@ -308,9 +321,10 @@ void DiscardAlive(std::vector<FailureFate>* fates) {
   }
 }
 
-// The reconcile passes of one step over `f` (out->fates[i] belongs to f[i]).
-void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
-               int64_t now, StepOutcome* out) {
+// The reconcile passes of one step over `f` (out->fates[i] belongs to f[i]). Returns the position
+// in `f` of the failure the stuck pass chose, or -1 when the step did not get stuck.
+int RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<const JobFailure> f,
+              int64_t now, StepOutcome* out) {
   std::vector<int>& first_rule = out->scratch_first_rule;
   first_rule.resize(f.size());
   for (size_t i = 0; i < f.size(); ++i) {
@@ -463,28 +477,43 @@ void RunPasses(const PreparedPolicy& policy, ControllerState* state, std::span<c
     pass.terminal_state = state->terminal_state;
     pass.stuck = out->stuck;
     out->passes.push_back(pass);
-    if (out->stuck) return;  // The same pass errors again on every retry.
+    if (out->stuck) return chosen;  // The same pass errors again on every retry.
     if (step_over) {
       DiscardAlive(&out->fates);
-      return;
+      return -1;
     }
   }
   DiscardAlive(&out->fates);
+  return -1;
 }
 
-// Replaces `pending` by owned copies of the failures still failed after a stuck step.
-void KeepPending(std::span<const JobFailure> f, const std::vector<FailureFate>& fates,
-                 std::vector<PendingFailure>* pending) {
-  std::vector<PendingFailure> still;
+// Appends owned copies of the failures of `f` still failed after a stuck step (fates[i] belongs to
+// f[i]) to state->pending; `stuck_at` is the position in `f` of the failure the stuck pass chose,
+// which becomes ControllerState::pending_first.
+void KeepPending(std::span<const JobFailure> f, std::span<const FailureFate> fates, int stuck_at,
+                 ControllerState* state) {
   for (size_t i = 0; i < f.size(); ++i) {
     if (fates[i] != FailureFate::kPending) continue;
-    still.push_back(
+    if (static_cast<int>(i) == stuck_at) state->pending_first = state->pending.size();
+    state->pending.push_back(
         {f[i].rjob, f[i].index, std::string(f[i].reason), std::string(f[i].message), f[i].time});
+    state->pending_jobs.emplace(f[i].rjob, f[i].index);
+    state->pending_time = std::max(state->pending_time, f[i].time);
   }
-  *pending = std::move(still);  // `f` may point into the old `pending`: copy first.
+}
+
+void ClearPending(ControllerState* state) {
+  state->pending.clear();
+  state->pending_jobs.clear();
+  state->pending_first = 0;
+  state->pending_time = std::numeric_limits<int64_t>::min();
 }
 
 }  // namespace
+
+bool MessageMatches(const PreparedRule& rule, std::string_view message) {
+  return RuleMessageMatches(rule, message);
+}
 
 std::string_view ActionName(PolicyAction action) {
   return kActionNames[static_cast<size_t>(action)];
@@ -596,9 +625,20 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
   index.targeted_begin.assign(n_rjobs + 1, 0);
   std::vector<std::pair<std::string_view, int>> by_reason;
   std::vector<int> kept;
+  // Targeted rules with a reason list: (rjob key, reason, rule).
+  std::vector<std::tuple<int, std::string_view, int>> named_targets;
   for (size_t r = 0; r < policy.rules.size(); ++r) {
     const PreparedRule& rule = policy.rules[r];
     if (!keep(rule)) continue;
+    if (!rule.targets_all && !rule.reasons.empty()) {
+      for (int key : rule.target_keys) {
+        if (key < 0 || static_cast<size_t>(key) >= n_rjobs) continue;
+        for (const std::string& reason : rule.reasons) {
+          named_targets.emplace_back(key, reason, static_cast<int>(r));
+        }
+      }
+      continue;
+    }
     kept.push_back(static_cast<int>(r));
     if (!rule.targets_all) {
       for (int key : rule.target_keys) {
@@ -622,6 +662,31 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
       }
     }
   }
+  // Reasons numbered in sorted order; the (key, reason) pairs sorted, each with its rules in
+  // spec order (a reason named twice by one rule lists the rule once).
+  for (const auto& [key, reason, r] : named_targets) index.targeted_reasons.emplace_back(reason);
+  std::sort(index.targeted_reasons.begin(), index.targeted_reasons.end());
+  index.targeted_reasons.erase(
+      std::unique(index.targeted_reasons.begin(), index.targeted_reasons.end()),
+      index.targeted_reasons.end());
+  std::vector<std::tuple<int, uint32_t, int>> numbered;
+  numbered.reserve(named_targets.size());
+  for (const auto& [key, reason, r] : named_targets) {
+    const auto it = std::lower_bound(
+        index.targeted_reasons.begin(), index.targeted_reasons.end(), reason,
+        [](const std::string& a, std::string_view b) { return std::string_view(a) < b; });
+    numbered.emplace_back(key, static_cast<uint32_t>(it - index.targeted_reasons.begin()), r);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  numbered.erase(std::unique(numbered.begin(), numbered.end()), numbered.end());
+  for (const auto& [key, reason, r] : numbered) {
+    if (index.targeted_pairs.empty() || index.targeted_pairs.back() != std::pair(key, reason)) {
+      index.targeted_pairs.emplace_back(key, reason);
+      index.targeted_named_begin.push_back(static_cast<uint32_t>(index.targeted_named.size()));
+    }
+    index.targeted_named.push_back(r);
+  }
+  index.targeted_named_begin.push_back(static_cast<uint32_t>(index.targeted_named.size()));
   // A reason named twice by one rule lists the rule once.
   std::sort(by_reason.begin(), by_reason.end());
   by_reason.erase(std::unique(by_reason.begin(), by_reason.end()), by_reason.end());
@@ -653,6 +718,22 @@ CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, 
                          .subspan(index.targeted_begin[key],
                                   index.targeted_begin[key + 1] - index.targeted_begin[key]);
   }
+  const auto named = std::lower_bound(
+      index.targeted_reasons.begin(), index.targeted_reasons.end(), reason,
+      [](const std::string& a, std::string_view b) { return std::string_view(a) < b; });
+  if (named != index.targeted_reasons.end() && *named == reason) {
+    const std::pair<int, uint32_t> wanted(
+        static_cast<int>(key), static_cast<uint32_t>(named - index.targeted_reasons.begin()));
+    const auto pair =
+        std::lower_bound(index.targeted_pairs.begin(), index.targeted_pairs.end(), wanted);
+    if (pair != index.targeted_pairs.end() && *pair == wanted) {
+      const size_t i = static_cast<size_t>(pair - index.targeted_pairs.begin());
+      lists.targeted_named =
+          std::span<const int>(index.targeted_named)
+              .subspan(index.targeted_named_begin[i],
+                       index.targeted_named_begin[i + 1] - index.targeted_named_begin[i]);
+    }
+  }
   return lists;
 }
 
@@ -681,7 +762,7 @@ bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason) {
 
 bool RuleMatches(const PreparedPolicy& policy, const PreparedRule& rule, int rjob,
                  std::string_view reason, std::string_view message) {
-  return MatchesIgnoringMessage(policy, rule, rjob, reason) && MessageMatches(rule, message);
+  return MatchesIgnoringMessage(policy, rule, rjob, reason) && RuleMessageMatches(rule, message);
 }
 
 std::string_view ReasonText(const PreparedPolicy& policy, const StatusText& text) {
@@ -790,7 +871,7 @@ void ResetState(ControllerState* state) {
   state->failed = {};
   state->completed = {};
   state->restarting = {};
-  state->pending.clear();
+  ClearPending(state);
   state->events.clear();
 }
 
@@ -836,9 +917,11 @@ void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
     }
   }
   const size_t n_pending = state->pending.size();
+  out->pending_count = n_pending;
   if (state->terminal_state != TerminalState::kNone) {
     out->was_terminal = true;
-    out->fates.assign(n_pending + failures.size(), FailureFate::kIgnored);
+    out->pending_fate = FailureFate::kIgnored;
+    out->fates.assign(failures.size(), FailureFate::kIgnored);
     return;
   }
   const size_t n_rjobs = policy.rjob_names.size();
@@ -846,35 +929,47 @@ void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
   if (state->job_restarts_count_towards_max.size() < n_rjobs) {
     state->job_restarts_count_towards_max.resize(n_rjobs);
   }
-  out->fates.assign(n_pending + failures.size(), FailureFate::kPending);
   int64_t now = std::numeric_limits<int64_t>::min();
   for (const JobFailure& f : failures) now = std::max(now, f.time);
   if (n_pending == 0) {
-    RunPasses(policy, state, failures, now, out);
-    if (out->stuck) KeepPending(failures, out->fates, &state->pending);
+    out->pending_fate = FailureFate::kPending;
+    out->fates.assign(failures.size(), FailureFate::kPending);
+    const int stuck_at = RunPasses(policy, state, failures, now, out);
+    if (out->stuck) KeepPending(failures, out->fates, stuck_at, state);
     return;
   }
-  // Rare path (the controller was stuck): earlier failures still stand, in front.
+  // Rare path (the controller was stuck): earlier failures still stand, in front of the step's.
+  // Of them, the passes can only ever choose pending_first, the one the stuck pass chose: it
+  // comes before every other pending failure in the passes' order (rule, time, position), no
+  // failure of this step can take it away alone (a failure of a job still failed is ignored),
+  // and choosing it errors again (the error depends on the rule and the index only). So the
+  // step runs over that one and its own failures, and the other pending failures share its
+  // fate: still pending, or discarded by a global restart or a terminal state.
   std::vector<JobFailure> all;
-  all.reserve(n_pending + failures.size());
-  for (const PendingFailure& p : state->pending) {
-    all.push_back({p.rjob, p.index, p.reason, p.message, p.time});
-    now = std::max(now, p.time);
-  }
-  // A job that is still failed cannot fail again: the pending jobs, sorted, to look each up.
-  std::vector<std::pair<int, int64_t>> failed_jobs;
-  failed_jobs.reserve(n_pending);
-  for (const PendingFailure& p : state->pending) failed_jobs.emplace_back(p.rjob, p.index);
-  std::sort(failed_jobs.begin(), failed_jobs.end());
+  all.reserve(1 + failures.size());
+  const PendingFailure& first = state->pending[state->pending_first];
+  all.push_back({first.rjob, first.index, first.reason, first.message, first.time});
+  now = std::max(now, state->pending_time);
+  std::vector<FailureFate>& fates = out->fates;
+  fates.assign(1 + failures.size(), FailureFate::kPending);
   for (size_t i = 0; i < failures.size(); ++i) {
     const JobFailure& f = failures[i];
-    if (std::binary_search(failed_jobs.begin(), failed_jobs.end(), std::pair(f.rjob, f.index))) {
-      out->fates[n_pending + i] = FailureFate::kIgnored;
+    if (state->pending_jobs.count(std::pair(f.rjob, f.index)) > 0) {
+      fates[1 + i] = FailureFate::kIgnored;
     }
     all.push_back(f);
   }
-  RunPasses(policy, state, all, now, out);
-  KeepPending(all, out->fates, &state->pending);
+  const int stuck_at = RunPasses(policy, state, all, now, out);
+  out->pending_fate = fates[0];
+  if (out->pending_fate != FailureFate::kPending) {
+    ClearPending(state);
+  } else {
+    // `all[0]` points into state->pending, which KeepPending may grow: it reads only the rest.
+    // When the stuck pass chose all[0] again, pending_first stays.
+    KeepPending(std::span<const JobFailure>(all).subspan(1),
+                std::span<const FailureFate>(fates).subspan(1), stuck_at - 1, state);
+  }
+  fates.erase(fates.begin());
 }
 
 StepOutcome ApplyFailures(const PreparedPolicy& policy, ControllerState* state,

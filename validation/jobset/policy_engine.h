@@ -16,7 +16,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -74,6 +76,11 @@ struct PreparedRule {
   /// single scan (the same answer as trying each in turn); null when it could not be built.
   std::shared_ptr<const re2::RE2> combined;
   std::vector<std::string> pattern_errors;  ///< Per pattern as written: "" or RE2's error.
+  /// Set by a caller that decided the patterns beforehand for every message its failures can
+  /// carry (the Monte Carlo's specialisation): then the rule's patterns match exactly the
+  /// messages of `matching_messages` (sorted), and are not run.
+  bool messages_decided = false;
+  std::vector<std::string> matching_messages;  ///< See messages_decided.
   bool targets_all = true;  ///< targetReplicatedJobs is empty: the rule admits every rjob.
   /// Otherwise the rjobs its target list admits, as their keys (PreparedPolicy::rjob_key), sorted,
   /// without repeats; a name no rjob has adds nothing. Memory grows with the list, not with the
@@ -89,10 +96,18 @@ struct RuleIndex {
   std::vector<int> any;  ///< No target list and no reason list: every failure is a candidate.
   /// No target list, a reason list: per reason named, the rules naming it; sorted by reason.
   std::vector<std::pair<std::string, std::vector<int>>> by_reason;
-  /// A target list: the rules that target rjob key k are targeted[targeted_begin[k] ..
-  /// targeted_begin[k + 1]) (their reasons are checked when they are visited).
+  /// A target list and no reason list: the rules that target rjob key k are
+  /// targeted[targeted_begin[k] .. targeted_begin[k + 1]).
   std::vector<uint32_t> targeted_begin;
   std::vector<int> targeted;
+  /// A target list and a reason list: the reasons they name, sorted, numbered by their place.
+  std::vector<std::string> targeted_reasons;
+  /// The (rjob key, reason number) pairs they name, sorted: the rules of pair i are
+  /// targeted_named[targeted_named_begin[i] .. targeted_named_begin[i + 1]) (memory grows with
+  /// each such rule's targets times its reasons).
+  std::vector<std::pair<int, uint32_t>> targeted_pairs;
+  std::vector<uint32_t> targeted_named_begin;
+  std::vector<int> targeted_named;
 };
 
 /// A JobSet's failure policy prepared once (patterns compiled, names resolved): the read-only
@@ -129,10 +144,11 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
                           const std::function<bool(const PreparedRule&)>& keep);
 
 /// The lists of a RuleIndex that hold the rules that can admit a failure of one rjob with one
-/// reason, each in spec order, disjoint: every rule of `any` and `named` admits it; a rule of
-/// `targeted` admits it when its reason list does (RuleReasonsAdmit).
+/// reason, each in spec order, disjoint, every rule of each admitting it: `any` (no target or
+/// reason list), `named` (a reason list naming it), `targeted` (a target list naming the rjob, no
+/// reason list), `targeted_named` (both lists naming them).
 struct CandidateLists {
-  std::span<const int> any, named, targeted;
+  std::span<const int> any, named, targeted, targeted_named;
 };
 
 /// The candidate lists of `index` (built for `policy`) for a failure of `rjob` with `reason`;
@@ -142,6 +158,10 @@ CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, 
 
 /// True when the rule's onJobFailureReasons is empty or names `reason`.
 bool RuleReasonsAdmit(const PreparedRule& rule, std::string_view reason);
+
+/// True when the rule has no message patterns or one of them matches `message` (when
+/// messages_decided: when `message` is one of matching_messages).
+bool MessageMatches(const PreparedRule& rule, std::string_view message);
 
 /// The index of the replicated job called `name`, or -1.
 int FindReplicatedJob(const PreparedPolicy& policy, std::string_view name);
@@ -265,8 +285,16 @@ struct ControllerState {
   StatusCondition completed;   ///< Condition Completed.
   StatusCondition restarting;  ///< Condition RestartingJobSet.
   /// Failures of earlier steps still failed because the controller is stuck (an action that
-  /// errors every pass); they take part, in front, in the next ApplyFailures call.
+  /// errors every pass), in the order the passes saw them; they take part, in front, in the next
+  /// ApplyFailures call (which looks only at pending[pending_first]: see ApplyFailures).
   std::vector<PendingFailure> pending;
+  /// The jobs (rjob, index) of `pending`: a new failure of one of them is ignored.
+  std::set<std::pair<int, int64_t>> pending_jobs;
+  /// The pending failure the stuck pass chose: every later pass chooses it before any other
+  /// pending one (and errors on it again).
+  size_t pending_first = 0;
+  /// The latest time of a pending failure (the controller's "now" counts them).
+  int64_t pending_time = std::numeric_limits<int64_t>::min();
   bool record_events = false;       ///< Append to `events` (off by default: costs allocations).
   std::vector<StatusEvent> events;  ///< Emitted events, in order.
 };
@@ -327,8 +355,13 @@ struct PassOutcome {
 /// The result of one step: the passes the controller ran, in order (a stuck pass last).
 struct StepOutcome {
   std::vector<PassOutcome> passes;
-  /// Per failure (pending ones first, then the step's, as ApplyFailures saw them).
+  /// Per failure of the step, in the order given.
   std::vector<FailureFate> fates;
+  /// ControllerState::pending.size() before the step.
+  size_t pending_count = 0;
+  /// What became of those pending failures (all alike): kPending (still stuck), kDiscarded (a
+  /// global restart or a terminal state swept them away) or kIgnored (the JobSet was terminal).
+  FailureFate pending_fate = FailureFate::kPending;
   bool was_terminal = false;  ///< The JobSet was terminal before the step: nothing changed.
   /// The controller errors on every pass (RestartJob* with the gate off, an unknown action, an
   /// index out of bounds for RestartJob): the failing pass wrote nothing, and the remaining
@@ -344,7 +377,8 @@ struct StepOutcome {
 /// given, which is the list order for ties) and runs reconcile passes until no failed job is
 /// left or the JobSet is terminal (reconcile passes of jobset_controller.go). `out` is cleared
 /// first; its capacity is reused. The controller's "now" (for condition transition times) is the
-/// latest failure time.
+/// latest failure time. A step of a stuck controller costs its own failures, not the pending
+/// ones: the passes can choose only the pending failure they erred on (see the .cc).
 void ApplyFailures(const PreparedPolicy& policy, ControllerState* state,
                    std::span<const JobFailure> failures, StepOutcome* out);
 

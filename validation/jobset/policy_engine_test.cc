@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -576,11 +577,14 @@ TEST_CASE("engine: RestartJob with the gate off is stuck: nothing written, retri
   CHECK(sim.state.pending.size() == 1);
   // The same job cannot fail again while it is still failed.
   o = sim.Step({Fail(0, 1, kBackoff, 2)});
-  CHECK(o.fates == std::vector<FailureFate>{FailureFate::kPending, FailureFate::kIgnored});
+  CHECK(o.fates == std::vector<FailureFate>{FailureFate::kIgnored});
+  CHECK(o.pending_count == 1);
+  CHECK(o.pending_fate == FailureFate::kPending);
   // A later failure matching an earlier rule unblocks the controller: rule 0 wins.
   o = sim.Step({Fail(0, 0, kPodFailurePolicy, 3)});
   CHECK_FALSE(o.stuck);
-  CHECK(o.fates == std::vector<FailureFate>{FailureFate::kDiscarded, FailureFate::kHandled});
+  CHECK(o.fates == std::vector<FailureFate>{FailureFate::kHandled});
+  CHECK(o.pending_fate == FailureFate::kDiscarded);
   CHECK(sim.state.pending.empty());
   CHECK(sim.FailedReason() == "FailJobSetFailurePolicyAction");
   CHECK(sim.FailedMessage() ==
@@ -1010,11 +1014,208 @@ TEST_CASE("engine: a stuck controller looks up 400,000 new failures among 400,00
   for (int i = jobs - 1; i >= 0; --i) again.push_back({0, i, kBackoff, "", jobs + i});
   out = ApplyFailures(p, &state, again);
   CHECK(out.stuck);
-  REQUIRE(out.fates.size() == 2 * static_cast<size_t>(jobs));
+  REQUIRE(out.fates.size() == static_cast<size_t>(jobs));
+  CHECK(out.pending_fate == FailureFate::kPending);
   int ignored = 0;
-  for (int i = 0; i < jobs; ++i) ignored += out.fates[jobs + i] == FailureFate::kIgnored;
+  for (int i = 0; i < jobs; ++i) ignored += out.fates[i] == FailureFate::kIgnored;
   CHECK(ignored == jobs);
   CHECK(state.pending.size() == static_cast<size_t>(jobs));
+}
+
+TEST_CASE("engine: 100,000 steps of a controller stuck on 100,000 pending failures") {
+  // Before: every step ran all its pending failures again, copying each one (1e10 here: killed
+  // after minutes); now a step costs its own failures.
+  const int pending = 100000, steps = 100000;
+  const PreparedPolicy p =
+      PreparePolicy(WideJobSet(1, pending + steps + 1,
+                               {WideRule("fatal", "FailJobSet", {kPodFailurePolicy}, {}),
+                                WideRule("each", "RestartJob", {}, {})}),
+                    FeatureGates{});
+  std::vector<JobFailure> first;
+  for (int i = 0; i < pending; ++i) first.push_back({0, i, kBackoff, "", 0});
+  ControllerState state;
+  StepOutcome out = ApplyFailures(p, &state, first);
+  REQUIRE(out.stuck);
+  REQUIRE(state.pending.size() == static_cast<size_t>(pending));
+  int stuck_on_zero = 0;
+  for (int s = 0; s < steps; ++s) {
+    const JobFailure f{0, pending + s, kBackoff, "", 1 + s};
+    ApplyFailures(p, &state, std::span<const JobFailure>(&f, 1), &out);
+    // The earliest failure is the one the controller errors on, step after step.
+    stuck_on_zero += out.stuck && out.passes.size() == 1 && out.passes[0].index == 0 &&
+                     out.fates.size() == 1 && out.fates[0] == FailureFate::kPending &&
+                     out.pending_fate == FailureFate::kPending;
+  }
+  CHECK(stuck_on_zero == steps);
+  CHECK(state.pending.size() == static_cast<size_t>(pending + steps));
+  // A failure matching the earlier FailJobSet rule ends it, leaving the others failed.
+  const JobFailure fatal{0, pending + steps, kPodFailurePolicy, "", steps + 1};
+  ApplyFailures(p, &state, std::span<const JobFailure>(&fatal, 1), &out);
+  CHECK_FALSE(out.stuck);
+  CHECK(out.pending_count == static_cast<size_t>(pending + steps));
+  CHECK(out.pending_fate == FailureFate::kDiscarded);
+  CHECK(state.terminal_state == TerminalState::kFailed);
+  CHECK(state.failed.last_transition_time == steps + 1);
+  CHECK(state.pending.empty());
+}
+
+namespace {
+
+// The failures of a stuck controller as the engine first ran them: the pending ones given again,
+// in front of the step's (those of a job still failed left out), to a controller with none
+// pending. `pending` holds the reference's pending failures between steps.
+StepOutcome ReferenceStep(const PreparedPolicy& p, ControllerState* state,
+                          std::vector<PendingFailure>* pending,
+                          const std::vector<JobFailure>& failures, std::vector<int>* kept) {
+  std::vector<PendingFailure> saved = std::move(*pending);
+  std::vector<JobFailure> all;
+  std::set<std::pair<int, int64_t>> failed;
+  for (const PendingFailure& f : saved) {
+    all.push_back({f.rjob, f.index, f.reason, f.message, f.time});
+    failed.emplace(f.rjob, f.index);
+  }
+  kept->clear();
+  for (size_t i = 0; i < failures.size(); ++i) {
+    if (failed.count({failures[i].rjob, failures[i].index}) > 0) continue;
+    kept->push_back(static_cast<int>(i));
+    all.push_back(failures[i]);
+  }
+  state->pending.clear();
+  state->pending_jobs.clear();
+  StepOutcome out = ApplyFailures(p, state, all);
+  *pending = out.was_terminal ? std::move(saved) : state->pending;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("engine: a stuck controller's steps end as running all its pending failures again") {
+  const std::vector<std::string> actions = {"FailJobSet",
+                                            "RestartJobSet",
+                                            "RestartJobSetAndIgnoreMaxRestarts",
+                                            "RestartJob",
+                                            "RestartJobAndIgnoreMaxRestarts",
+                                            "Bogus"};
+  const std::vector<std::string> reasons = {kBackoff, kDeadline, kPodFailurePolicy};
+  uint64_t seed = 777;
+  auto next = [&](uint64_t bound) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((seed >> 33) % bound);
+  };
+  int stuck_steps = 0, unstuck = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    std::vector<FailurePolicyRule> rules;
+    const int n_rules = next(4);
+    for (int r = 0; r < n_rules; ++r) {
+      std::vector<std::string> rs, ts;
+      if (next(2)) rs.push_back(reasons[next(3)]);
+      if (next(3) == 0) ts.push_back("rj-" + std::to_string(next(3)));
+      rules.push_back(WideRule("r" + std::to_string(r), actions[next(actions.size())],
+                               std::move(rs), std::move(ts)));
+    }
+    FeatureGates gates;
+    gates.restart_job = next(2) == 1;
+    const PreparedPolicy p = PreparePolicy(WideJobSet(3, 3, std::move(rules), next(4)), gates);
+    ControllerState state, ref_state;
+    std::vector<PendingFailure> ref_pending;
+    std::vector<int> kept;
+    for (int s = 1; s <= 12; ++s) {
+      std::vector<JobFailure> failures;
+      const int n = next(4);
+      for (int k = 0; k < n; ++k) {
+        // Index 3 is out of bounds (replicas 3): RestartJob errors on it even with the gate on.
+        failures.push_back({next(3), next(4), reasons[next(3)], "", s});
+      }
+      const size_t pending_before = state.pending.size();
+      const StepOutcome out = ApplyFailures(p, &state, failures);
+      const StepOutcome ref = ReferenceStep(p, &ref_state, &ref_pending, failures, &kept);
+      CAPTURE(trial);
+      CAPTURE(s);
+      stuck_steps += pending_before > 0 && out.stuck;
+      unstuck += pending_before > 0 && !out.stuck;
+      REQUIRE(out.passes.size() == ref.passes.size());
+      for (size_t i = 0; i < out.passes.size(); ++i) {
+        const PassOutcome &a = out.passes[i], &b = ref.passes[i];
+        CHECK(a.rjob == b.rjob);
+        CHECK(a.index == b.index);
+        CHECK(a.rule == b.rule);
+        CHECK(a.action == b.action);
+        CHECK(a.counted == b.counted);
+        CHECK(a.reached_max == b.reached_max);
+        CHECK(a.stuck == b.stuck);
+        CHECK(a.counted_restarts == b.counted_restarts);
+        CHECK(a.terminal_state == b.terminal_state);
+      }
+      CHECK(out.stuck == ref.stuck);
+      CHECK(out.stuck_error == ref.stuck_error);
+      CHECK(out.was_terminal == ref.was_terminal);
+      REQUIRE(out.fates.size() == failures.size());
+      REQUIRE(out.pending_count == pending_before);
+      if (ref.was_terminal) {
+        for (FailureFate f : out.fates) CHECK(f == FailureFate::kIgnored);
+      } else {
+        for (size_t i = 0; i < pending_before; ++i) CHECK(ref.fates[i] == out.pending_fate);
+        size_t k = 0;
+        for (size_t i = 0; i < failures.size(); ++i) {
+          if (k < kept.size() && kept[k] == static_cast<int>(i)) {
+            CHECK(out.fates[i] == ref.fates[pending_before + k]);
+            ++k;
+          } else {
+            CHECK(out.fates[i] == FailureFate::kIgnored);
+          }
+        }
+      }
+      REQUIRE(state.pending.size() == ref_pending.size());
+      for (size_t i = 0; i < ref_pending.size(); ++i) {
+        CHECK(state.pending[i].rjob == ref_pending[i].rjob);
+        CHECK(state.pending[i].index == ref_pending[i].index);
+        CHECK(state.pending[i].reason == ref_pending[i].reason);
+        CHECK(state.pending[i].time == ref_pending[i].time);
+      }
+      CHECK(state.restarts == ref_state.restarts);
+      CHECK(state.restarts_count_towards_max == ref_state.restarts_count_towards_max);
+      CHECK(state.job_restarts == ref_state.job_restarts);
+      CHECK(state.job_restarts_count_towards_max == ref_state.job_restarts_count_towards_max);
+      CHECK(state.terminal_state == ref_state.terminal_state);
+      for (auto cond : {&ControllerState::failed, &ControllerState::restarting}) {
+        const StatusCondition &a = state.*cond, &b = ref_state.*cond;
+        CHECK(a.present == b.present);
+        CHECK(a.status == b.status);
+        CHECK(SameText(p, a.text, b.text));
+        CHECK(a.last_transition_time == b.last_transition_time);
+      }
+      if (next(4) == 0) {
+        MarkJobsReady(p, &state, s);
+        MarkJobsReady(p, &ref_state, s);
+      }
+    }
+  }
+  // Both paths were taken often.
+  CHECK(stuck_steps > 500);
+  CHECK(unstuck > 50);
+}
+
+TEST_CASE("engine: 200,000 rules targeting one replicated job, each on its own reason") {
+  // Before: a decision visited every rule targeting its replicated job to check its reasons
+  // (4e10 here); now the rules are indexed by target and reason.
+  const int n = 200000;
+  std::vector<FailurePolicyRule> rules;
+  for (int k = 0; k < n; ++k) {
+    rules.push_back(WideRule("r-" + std::to_string(k), k % 2 ? "FailJobSet" : "RestartJobSet",
+                             {"R-" + std::to_string(k), "R-" + std::to_string(k + 1)}, {"rj-0"}));
+  }
+  const PreparedPolicy p = PreparePolicy(WideJobSet(2, 1, std::move(rules)), FeatureGates{});
+  int first = 0, explained = 0;
+  for (int k = 0; k < n; ++k) {
+    const std::string reason = "R-" + std::to_string(k + 1);
+    first += Decide(p, 0, reason, "").rule == k;  // Rules k and k + 1 name it: k comes first.
+    explained += ExplainCell(p, 0, reason).decision.rule == k;
+  }
+  CHECK(first == n);
+  CHECK(explained == n);
+  CHECK(Decide(p, 0, "R-0", "").rule == 0);
+  CHECK(Decide(p, 1, "R-1", "").rule == -1);  // rj-1: no rule targets it, the default action.
+  CHECK(Decide(p, 0, kBackoff, "").rule == -1);
 }
 
 TEST_CASE("engine: the rule index decides as a scan over every rule would") {

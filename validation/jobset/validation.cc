@@ -7,7 +7,6 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "validation/core/k8s_names.h"
@@ -331,8 +330,11 @@ void ValidateCoordinator(const JobSet& js, const std::string& N, FindingSink* si
   }
 }
 
-// Every volumeMount name of a pod template's containers and initContainers.
-void AddMountNames(const Node* pod_spec, std::unordered_set<std::string_view>* out) {
+// Marks in `mounted` the templates (by their index in `templates`) that a volumeMount of a pod
+// template's containers or initContainers names.
+void MarkMountedTemplates(const Node* pod_spec,
+                          const std::unordered_map<std::string_view, size_t>& templates,
+                          std::vector<bool>* mounted) {
   if (!pod_spec) return;
   for (const char* list : {"containers", "initContainers"}) {
     const Node* cs = pod_spec->Find(list);
@@ -340,26 +342,40 @@ void AddMountNames(const Node* pod_spec, std::unordered_set<std::string_view>* o
     for (const Node& c : cs->items) {
       const Node* mounts = c.Find("volumeMounts");
       if (!mounts || !mounts->is_seq()) continue;
-      for (const Node& m : mounts->items) out->insert(m.StringOr("name"));
+      for (const Node& m : mounts->items) {
+        if (auto it = templates.find(m.StringOr("name")); it != templates.end()) {
+          (*mounted)[it->second] = true;
+        }
+      }
     }
   }
 }
 
 // Templates (at most 50 x 50 by the CRD) against the volumes and mounts of every replicated
-// job, whose number the CRD does not bound: both are indexed by name once, so the check is
-// linear in the volumes and mounts plus the templates.
+// job, whose number the CRD does not bound: the template names are indexed once, and each volume
+// and mount is looked up among them, so the check is linear in the volumes and mounts plus the
+// templates, and its tables hold the templates only (not one entry per volume or mount: a hash
+// table of a million names and its allocations cost more per name as it grows).
 void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const Node& object,
                                  FindingSink* sink) {
-  // Pod volumes by name, in order: (replicated job, volume).
-  std::unordered_map<std::string_view, std::vector<std::pair<size_t, size_t>>> volumes;
-  std::unordered_set<std::string_view> mounted;
+  // The distinct template names, numbered in order of first appearance.
+  std::unordered_map<std::string_view, size_t> templates;
+  for (const VolumeClaimPolicy& p : js.volume_claim_policies) {
+    for (const std::string& name : p.template_names) templates.emplace(name, templates.size());
+  }
+  // Per distinct template name: the pod volumes of that name, in order (replicated job, volume);
+  // whether a mount names it.
+  std::vector<std::vector<std::pair<size_t, size_t>>> volumes(templates.size());
+  std::vector<bool> mounted(templates.size(), false);
   for (size_t r = 0; r < js.replicated_jobs.size(); ++r) {
     const Node* pod_spec = js.replicated_jobs[r].pod_spec;
-    AddMountNames(pod_spec, &mounted);
+    MarkMountedTemplates(pod_spec, templates, &mounted);
     const Node* vols = pod_spec ? pod_spec->Find("volumes") : nullptr;
     if (!vols || !vols->is_seq()) continue;
     for (size_t v = 0; v < vols->items.size(); ++v) {
-      volumes[vols->items[v].StringOr("name")].emplace_back(r, v);
+      if (auto it = templates.find(vols->items[v].StringOr("name")); it != templates.end()) {
+        volumes[it->second].emplace_back(r, v);
+      }
     }
   }
   std::optional<std::string> rjobs_json;  // The value no-volume-mount reports, rendered once.
@@ -384,16 +400,15 @@ void ValidateVolumeClaimPolicies(const JobSet& js, const std::string& N, const N
         sink->Field(kVolumeClaimPolicyNameTooLong, Child(reported, "name"), "Invalid value",
                     GoQuote(name), "VolumeClaimPolicies template name is too long", name_path);
       }
-      if (auto it = volumes.find(name); it != volumes.end()) {
-        for (const auto& [r, v] : it->second) {
-          std::string path = Child(
-              Index(Child(Child(Index(kRJobs, r), "template.spec.template.spec"), "volumes"), v),
-              "name");
-          sink->Field(kVolumeClaimPolicyVolumeConflict, path, "Invalid value", GoQuote(name),
-                      "volume name conflicts with VolumeClaimPolicy template name: " + name);
-        }
+      const size_t t = templates.at(name);
+      for (const auto& [r, v] : volumes[t]) {
+        std::string path = Child(
+            Index(Child(Child(Index(kRJobs, r), "template.spec.template.spec"), "volumes"), v),
+            "name");
+        sink->Field(kVolumeClaimPolicyVolumeConflict, path, "Invalid value", GoQuote(name),
+                    "volume name conflicts with VolumeClaimPolicy template name: " + name);
       }
-      if (!mounted.count(name)) {
+      if (!mounted[t]) {
         if (!rjobs_json) {
           const Node* rjs = FindPath(object, kRJobs);
           rjobs_json = rjs ? CompactJson(*rjs) : "null";
