@@ -21,11 +21,11 @@ namespace jobset {
 namespace {
 
 std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
-  return LintJobSet(object, options.gates, options.schema.get());
+  return LintJobSet(object, options.gates, JobSetSchema(options));
 }
 std::vector<Finding> LintJobSetUpdate(const Node& old_object, const Node& new_object,
                                       const LintOptions& options) {
-  return LintUpdate(old_object, new_object, options.gates, options.schema.get());
+  return LintUpdate(old_object, new_object, options.gates, JobSetSchema(options));
 }
 std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
   return LintVolcanoJob(object);
