@@ -27,6 +27,9 @@
 # Tunables (environment): ROUNDS=3 DURATION=15s THREADS=2 CONNECTIONS=16 RATE=1000
 # RATE_DURATION=15 RATE_WARMUP=2 RATE_CONNECTIONS=8 STAGE=validate|mutate
 # MANIFEST=examples/training-fail-fast.yaml
+# BASELINE=OTHER_BUILD_DIR: also runs that build's jobset-webhook (the "baseline", e.g. the
+# commit before a change) in the same rounds and at the same fixed rate, and reports the
+# webhook's rate as a share of it (a change that must not cost speed: at least 0.85).
 # BENCH_NICE=-10: run both servers and both load generators at that nice value (root only), so
 # that other work on a shared machine disturbs the measurement less; both servers alike.
 #
@@ -59,6 +62,11 @@ case $STAGE in
 esac
 
 webhook=$build/webhook/jobset-webhook
+baseline=""
+if [ -n "${BASELINE:-}" ]; then
+  baseline=$(cd "$BASELINE" && pwd)/webhook/jobset-webhook
+  [ -x "$baseline" ] || { echo "error: $baseline not built" >&2; exit 2; }
+fi
 testtool=$build/webhook/jobset-webhook-testtool
 [ -x "$webhook" ] || { echo "error: $webhook not built (cmake --build $build --target jobset-webhook)" >&2; exit 2; }
 
@@ -183,6 +191,17 @@ assert r.get("uid") == req["uid"], "uid not echoed"
 assert r.get("allowed") is True, "the benchmark JobSet is denied: %s" % r.get("status")
 PY
 
+# --- 3a. the baseline: the other build's server, on the same request ---------------------------
+bl_pid=""
+if [ -n "$baseline" ]; then
+  start_server "$baseline" "$out/baseline.log"
+  bl_pid=$server_pid
+  bl_port=$server_port
+  post "$bl_port" "$work/baseline-response.json"
+  python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["response"]["allowed"] is True, "the baseline denies the request"' \
+    "$work/baseline-response.json"
+fi
+
 # --- 3b. the ceiling: the same server around a handler that does nothing -----------------------
 noop=$build/webhook/jobset-webhook-noop
 if [ ! -x "$noop" ] && [ -f "$build/CMakeCache.txt" ]; then
@@ -252,13 +271,16 @@ cpu_ticks() {  # total user+system clock ticks of a process and its threads/chil
 }
 nginx_pids() { echo "$ng_pid $(pgrep -P "$ng_pid" | tr '\n' ' ')"; }
 target_pids() {
-  case $1 in webhook) echo "$wh_pid" ;; ceiling) echo "$cl_pid" ;; *) nginx_pids ;; esac
+  case $1 in webhook) echo "$wh_pid" ;; baseline) echo "$bl_pid" ;; ceiling) echo "$cl_pid" ;; *) nginx_pids ;; esac
 }
 target_port() {
-  case $1 in webhook) echo "$wh_port" ;; ceiling) echo "$cl_port" ;; *) echo "$ng_port" ;; esac
+  case $1 in webhook) echo "$wh_port" ;; baseline) echo "$bl_port" ;; ceiling) echo "$cl_port" ;; *) echo "$ng_port" ;; esac
 }
 throughput_targets="webhook nginx"
 [ -n "$cl_pid" ] && throughput_targets="webhook ceiling nginx"
+[ -n "$bl_pid" ] && throughput_targets="$throughput_targets baseline"
+rate_targets="webhook nginx"
+[ -n "$bl_pid" ] && rate_targets="webhook nginx baseline"
 hz=$(getconf CLK_TCK)
 
 cat >"$work/post.lua" <<LUA
@@ -315,7 +337,7 @@ done
 
 # --- 6. latency at a fixed rate ------------------------------------------------------------------
 : >"$work/rate.jsonl"
-for target in webhook nginx; do
+for target in $rate_targets; do
   # shellcheck disable=SC2046
   before=$(cpu_ticks $(target_pids $target))
   t0=$(date +%s.%N)
@@ -349,6 +371,7 @@ def med(target, key):
     vals = [w[key] for w in wrk if w["target"] == target and w[key] is not None]
     return statistics.median(vals) if vals else None
 wh, ng, cl = med("webhook", "rps"), med("nginx", "rps"), med("ceiling", "rps")
+bl = med("baseline", "rps")
 ratio = wh / ng if wh and ng else 0.0
 errors = {t: sum(w["errors"] for w in wrk if w["target"] == t) + rate.get(t, {}).get("errors", 1)
           for t in ("webhook", "nginx")}
@@ -360,7 +383,9 @@ res = {
                    "rounds": wrk, "webhook_rps_median": wh, "nginx_rps_median": ng,
                    "ratio": round(ratio, 3), "ceiling_rps_median": cl,
                    "ceiling_ratio": round(cl / ng, 3) if cl and ng else None,
-                   "webhook_of_ceiling": round(wh / cl, 3) if cl and wh else None},
+                   "webhook_of_ceiling": round(wh / cl, 3) if cl and wh else None,
+                   "baseline": "${BASELINE:-}", "baseline_rps_median": bl,
+                   "webhook_of_baseline": round(wh / bl, 3) if bl and wh else None},
     "fixed_rate": rate,
     "errors": errors,
 }
@@ -370,6 +395,8 @@ goals = {
     "p99 < 2 ms at $RATE req/s": bool(wr) and wr["latency_us"]["p99"] < 2000,
     "zero errors": errors["webhook"] == 0,
 }
+if bl:
+    goals["webhook >= 0.85 of the baseline"] = bool(wh) and wh / bl >= 0.85
 res["goals"] = goals
 json.dump(res, open(sys.argv[3], "w"), indent=2)
 lines = [
@@ -381,7 +408,9 @@ lines = [
 if cl:
     lines.append(f"ceiling (the same server, no-op handler): {cl:.0f} req/s = {cl / ng:.2f} of nginx; "
                  f"the webhook does {wh / cl:.2f} of it")
-for t in ("webhook", "nginx"):
+if bl:
+    lines.append(f"baseline (${BASELINE:-}): {bl:.0f} req/s; the webhook does {wh / bl:.3f} of it")
+for t in ("webhook", "nginx", "baseline"):
     r = rate.get(t)
     if r:
         l, s = r["latency_us"], r["service_us"]

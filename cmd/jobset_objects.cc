@@ -42,7 +42,7 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
   }
   LintOptions options;
   options.gates = gates;
-  options.schema = BuiltinJobSetSchema();
+  options.builtin_schema = true;
   for (const Document& doc : file.documents) {
     for (const Finding& p : doc.problems) {
       if (p.severity != Severity::kError) continue;
@@ -67,7 +67,7 @@ bool LoadJobSets(const std::string& path, const FeatureGates& gates, std::vector
       if (!IsJobSet(*o)) continue;
       LoadedJobSet js;
       js.file = path;
-      for (const Finding& f : LintJobSet(*o, options.gates, options.schema.get()))
+      for (const Finding& f : LintJobSet(*o, options.gates, JobSetSchema(options)))
         js.errors += f.severity == Severity::kError;
       js.object = std::make_unique<Node>(*o);
       std::vector<PatchOp> patch;

@@ -267,7 +267,7 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
       return 2;
     }
   } else {
-    options.schema = BuiltinJobSetSchema();
+    options.builtin_schema = true;
   }
   std::vector<std::string> files;
   if (!ExpandPaths(flags.paths, flags.recursive, &files, &error)) {

@@ -8,7 +8,8 @@
 namespace jobset {
 
 /// One embedded file: its path under its root ("jobset.v1alpha2.json",
-/// "rules/failure-policy/unknown-reason.md") and its bytes.
+/// "rules/failure-policy/unknown-reason.md") and its bytes (a JSON file's without its line
+/// breaks and indentation: the same document).
 struct EmbeddedFile {
   std::string name;
   std::string content;

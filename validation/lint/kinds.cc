@@ -20,7 +20,7 @@ namespace jobset {
 namespace {
 
 std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
-  return LintJobSet(object, options.gates, options.schema.get());
+  return LintJobSet(object, options.gates, JobSetSchema(options));
 }
 std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
   return LintVolcanoJob(object);

@@ -88,6 +88,12 @@ bool SameShape(const SourceFile& before, const SourceFile& after) {
 
 }  // namespace
 
+const CompiledSchema* JobSetSchema(const LintOptions& options) {
+  if (options.schema) return options.schema.get();
+  // BuiltinJobSetSchema's schema lives as long as the process.
+  return options.builtin_schema ? BuiltinJobSetSchema().get() : nullptr;
+}
+
 FileResult LintSource(const SourceFile& file, const LintOptions& options) {
   FileResult result;
   result.path = file.path;

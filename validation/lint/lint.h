@@ -17,8 +17,12 @@ namespace jobset {
 /// What a lint run checks against.
 struct LintOptions {
   FeatureGates gates;
-  /// The schema objects are checked against: the built-in one, or a user's CRD (--crd).
+  /// The schema JobSets are checked against: a user's CRD (--crd), or, when null, the built-in
+  /// one if `builtin_schema` is set, else none (JobSetSchema).
   std::shared_ptr<const CompiledSchema> schema;
+  /// Check JobSets against BuiltinJobSetSchema() when `schema` is null. It is compiled on the
+  /// first JobSet checked, so that a run over other kinds never pays for it.
+  bool builtin_schema = false;
   LoadLimits limits;
   /// Rule settings (and gates) from a config file: --config, or found by LintFiles.
   LintConfig config;
@@ -45,6 +49,10 @@ struct FileResult {
   int fixed = 0;           ///< Fixes applied.
   std::string fix_error;   ///< Why fixing stopped early (a fix that would break the file).
 };
+
+/// The schema JobSets are checked against under `options`: `schema`, else the built-in one when
+/// `builtin_schema` is set (compiled on the first call, thread-safe), else nullptr (none).
+const CompiledSchema* JobSetSchema(const LintOptions& options);
 
 /// Checks every document of a loaded file.
 FileResult LintSource(const SourceFile& file, const LintOptions& options);

@@ -250,4 +250,44 @@ TEST_CASE("lint: files are checked in parallel and come back in order") {
   }
 }
 
+TEST_CASE("lint: builtin_schema checks JobSets against the built-in schema when no CRD is given") {
+  // An unknown field of a container: only the schema reports it.
+  SourceFile source = ParseSource("js.yaml",
+                                  "apiVersion: jobset.x-k8s.io/v1alpha2\n"
+                                  "kind: JobSet\n"
+                                  "metadata:\n"
+                                  "  name: js\n"
+                                  "spec:\n"
+                                  "  replicatedJobs:\n"
+                                  "  - name: w\n"
+                                  "    template:\n"
+                                  "      spec:\n"
+                                  "        template:\n"
+                                  "          spec:\n"
+                                  "            restartPolicy: Never\n"
+                                  "            containers:\n"
+                                  "            - name: main\n"
+                                  "              image: busybox\n"
+                                  "              imagePullPolicyy: Always\n");
+  auto unknown_field = [](const FileResult& r) {
+    return std::count_if(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+      return f.field ==
+             "spec.replicatedJobs[0].template.spec.template.spec.containers[0]."
+             "imagePullPolicyy";
+    });
+  };
+  LintOptions none;
+  CHECK(JobSetSchema(none) == nullptr);
+  CHECK(unknown_field(LintSource(source, none)) == 0);
+  LintOptions builtin;
+  builtin.builtin_schema = true;
+  CHECK(JobSetSchema(builtin) == BuiltinJobSetSchema().get());
+  CHECK(unknown_field(LintSource(source, builtin)) == 1);
+  // A CRD given (here the built-in schema again) wins.
+  LintOptions crd = Options();
+  crd.builtin_schema = true;
+  CHECK(JobSetSchema(crd) == crd.schema.get());
+  CHECK(unknown_field(LintSource(source, crd)) == 1);
+}
+
 }  // namespace jobset

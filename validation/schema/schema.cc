@@ -190,6 +190,31 @@ const Json& Dereferenced(const Json& s, const Json& root) {
 /// conversion already put into type and additionalProperties) are dropped, as --crd always did.
 void PrepareKeywords(Json& s, const Json& root) {
   if (!s.is_object()) return;
+  // One pass over the keywords: the subschemas first (each is prepared on its own, and what
+  // the list-type step below reads of them, `properties` and `default`, stays as it is), and
+  // whether `s` has anything to rename or drop (most schemas have not: no lookups for them).
+  bool rewrite = false;
+  for (auto& [key, sub] : s.get_ref<Json::object_t&>()) {
+    if (key == "properties" || key == "definitions") {
+      if (sub.is_object()) {
+        for (auto& [name, schema] : sub.items()) PrepareKeywords(schema, root);
+      }
+    } else if (key == "additionalProperties" || key == "items" || key == "not") {
+      if (sub.is_array()) {
+        for (Json& schema : sub) PrepareKeywords(schema, root);
+      } else {
+        PrepareKeywords(sub, root);
+      }
+    } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
+      if (sub.is_array()) {
+        for (Json& schema : sub) PrepareKeywords(schema, root);
+      }
+    } else if (key == "pattern" || key == "format" || key == "nullable" ||
+               key.rfind("x-kubernetes-", 0) == 0) {
+      rewrite = true;
+    }
+  }
+  if (!rewrite) return;
   if (auto it = s.find("pattern"); it != s.end() && it->is_string()) {
     Json pattern = std::move(*it);
     s.erase(it);
@@ -224,25 +249,6 @@ void PrepareKeywords(Json& s, const Json& root) {
         "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields",
         "x-kubernetes-embedded-resource", "x-kubernetes-map-type"}) {
     s.erase(key);
-  }
-  for (const char* key : {"properties", "definitions"}) {
-    if (auto it = s.find(key); it != s.end() && it->is_object()) {
-      for (auto& [name, sub] : it->items()) PrepareKeywords(sub, root);
-    }
-  }
-  for (const char* key : {"additionalProperties", "items", "not"}) {
-    if (auto it = s.find(key); it != s.end()) {
-      if (it->is_array()) {
-        for (Json& sub : *it) PrepareKeywords(sub, root);
-      } else {
-        PrepareKeywords(*it, root);
-      }
-    }
-  }
-  for (const char* key : {"allOf", "anyOf", "oneOf"}) {
-    if (auto it = s.find(key); it != s.end() && it->is_array()) {
-      for (Json& sub : *it) PrepareKeywords(sub, root);
-    }
   }
 }
 
@@ -749,7 +755,8 @@ Json EmbeddedJson(const char* name) {
   const std::string* text = FindEmbedded(name);
   if (!text) return nullptr;
   Json doc = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  return doc.is_discarded() ? Json(nullptr) : doc;
+  if (doc.is_discarded()) return nullptr;
+  return doc;  // Moved: a conditional expression here would copy the whole tree.
 }
 
 /// Compiles the embedded schema `name` as it is; nullptr when it is missing or invalid.
@@ -776,38 +783,44 @@ Json BuiltinJobSetDocument() {
   return hand;
 }
 
+// The built-in schemas are compiled once, on first use (C++ makes the initialization of a
+// function-local static thread-safe: `lint -j` and the webhook's threads wait for the first),
+// and never destroyed: freeing their trees at exit would only add to the run's time.
+
 std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema() {
-  // Compiled once, on first use; C++ makes the initialization thread-safe.
-  static const std::shared_ptr<const CompiledSchema> compiled =
-      []() -> std::shared_ptr<const CompiledSchema> {
-    Json doc = BuiltinJobSetDocument();
-    if (doc.is_null()) return nullptr;
-    std::string error;
-    return Compile(std::move(doc), &error, /*eager=*/false);
-  }();
-  return compiled;
+  static const auto* const compiled =
+      new std::shared_ptr<const CompiledSchema>([]() -> std::shared_ptr<const CompiledSchema> {
+        Json doc = BuiltinJobSetDocument();
+        if (doc.is_null()) return nullptr;
+        std::string error;
+        return Compile(std::move(doc), &error, /*eager=*/false);
+      }());
+  return *compiled;
 }
 
 std::shared_ptr<const CompiledSchema> BuiltinFrameworkSchema() {
-  static const std::shared_ptr<const CompiledSchema> compiled =
-      CompileEmbedded(kFrameworkSchemaName);
-  return compiled;
+  static const auto* const compiled =
+      new std::shared_ptr<const CompiledSchema>(CompileEmbedded(kFrameworkSchemaName));
+  return *compiled;
 }
 
 std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema() {
-  static const std::shared_ptr<const CompiledSchema> compiled =
-      []() -> std::shared_ptr<const CompiledSchema> {
-    Json doc = EmbeddedJson(kVolcanoSchemaName);
-    std::shared_ptr<const CompiledSchema> jobset = BuiltinJobSetSchema();
-    if (doc.is_null() || !jobset) return nullptr;
-    Json& defs = doc["definitions"];
-    for (const char* name : {"ObjectMeta", "PodTemplateSpec"}) {
-      CopyDefinition(jobset->doc.at("definitions"), name, &defs);
-    }
-    std::string error;
-    return Compile(std::move(doc), &error, /*eager=*/false);
-  }();
-  return compiled;
+  static const auto* const compiled =
+      new std::shared_ptr<const CompiledSchema>([]() -> std::shared_ptr<const CompiledSchema> {
+        Json doc = EmbeddedJson(kVolcanoSchemaName);
+        // From the JobSet schema's document, not its compiled form: a run over Volcano Jobs alone
+        // does not compile the JobSet schema. (Compile prepares the copies as it would have
+        // prepared them in the JobSet schema: their references come with them.)
+        Json jobset = BuiltinJobSetDocument();
+        if (doc.is_null() || jobset.is_null()) return nullptr;
+        Json& defs = doc["definitions"];
+        for (const char* name : {"ObjectMeta", "PodTemplateSpec"}) {
+          CopyDefinition(jobset.at("definitions"), name, &defs);
+        }
+        std::string error;
+        return Compile(std::move(doc), &error, /*eager=*/false);
+      }());
+  return *compiled;
 }
 
 std::shared_ptr<const CompiledSchema> CompileCrdSchema(const Node& crd, const std::string& version,
