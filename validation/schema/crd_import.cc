@@ -334,6 +334,7 @@ const Node* FindCrdSchema(const Node& crd, const std::string& version, std::stri
 
 const GeneratedSchemaFile& JobSetCrdFile() {
   static const GeneratedSchemaFile file = {
+      "jobsets.jobset.x-k8s.io",
       "jobset.v1alpha2.crd.json",
       "v1alpha2",
       "kubernetes-sigs/jobset config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml",
@@ -345,6 +346,29 @@ const GeneratedSchemaFile& JobSetCrdFile() {
           {"JobSetStatus", "status"},
       }};
   return file;
+}
+
+const GeneratedSchemaFile& VolcanoCrdFile() {
+  static const GeneratedSchemaFile file = {
+      "jobs.batch.volcano.sh",
+      "volcano.v1alpha1.crd.json",
+      "v1alpha1",
+      "volcano-sh/volcano config/crd/volcano/bases/batch.volcano.sh_jobs.yaml",
+      {
+          {"VolcanoJobSpec", "spec"},
+          {"PodTemplateSpec", "spec.tasks[].template"},
+          {"VolcanoJobStatus", "status"},
+      }};
+  return file;
+}
+
+const GeneratedSchemaFile* GeneratedFileFor(const Node& crd) {
+  const Node* meta = crd.Find("metadata");
+  const std::string_view name = meta ? meta->StringOr("name") : std::string_view();
+  for (const GeneratedSchemaFile* f : {&JobSetCrdFile(), &VolcanoCrdFile()}) {
+    if (f->crd == name) return f;
+  }
+  return nullptr;
 }
 
 bool GenerateDefinitions(const Node& crd, const GeneratedSchemaFile& file, Json* out,
