@@ -436,7 +436,7 @@ const std::string* CompletionScript(std::string_view shell) {
   for (const auto& [name, file] : kScripts) {
     if (name != shell) continue;
     for (const EmbeddedFile& f : EmbeddedCompletionFiles()) {
-      if (f.name == file) return &f.content;
+      if (f.name == file) return &f.content();
     }
   }
   return nullptr;

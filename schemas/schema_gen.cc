@@ -1,9 +1,12 @@
-// schema_gen: writes a generated schema of schemas/ from the upstream CRD it is taken from.
+// schema_gen: writes a generated schema of schemas/ from the upstream CRD it is taken from (the
+// CRD's name says which file):
 //
 //   build/schema_gen corpus/jobset/crd/jobset.x-k8s.io_jobsets.yaml >
 //   schemas/jobset.v1alpha2.crd.json
+//   build/schema_gen corpus/volcano/crd/batch.volcano.sh_jobs.yaml >
+//   schemas/volcano.v1alpha1.crd.json
 //
-// The corpus test of validation/schema/crd_import_test.cc fails when the committed file differs
+// The corpus tests of validation/schema/crd_import_test.cc fail when a committed file differs
 // from what this prints for the CRD of the corpus.
 #include <fstream>
 #include <iostream>
@@ -16,8 +19,8 @@
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: schema_gen JOBSET_CRD.yaml > schemas/" << jobset::JobSetCrdFile().file
-              << "\n";
+    std::cerr << "usage: schema_gen CRD.yaml > schemas/" << jobset::JobSetCrdFile().file << " (or "
+              << jobset::VolcanoCrdFile().file << ")\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -32,9 +35,14 @@ int main(int argc, char** argv) {
     std::cerr << "schema_gen: " << argv[1] << " is not a YAML document\n";
     return 1;
   }
+  const jobset::GeneratedSchemaFile* generated = jobset::GeneratedFileFor(file.documents[0].root);
+  if (!generated) {
+    std::cerr << "schema_gen: " << argv[1] << " is not a CRD schema_gen knows\n";
+    return 1;
+  }
   nlohmann::json doc;
   std::string error;
-  if (!jobset::GenerateDefinitions(file.documents[0].root, jobset::JobSetCrdFile(), &doc, &error)) {
+  if (!jobset::GenerateDefinitions(file.documents[0].root, *generated, &doc, &error)) {
     std::cerr << "schema_gen: " << argv[1] << ": " << error << "\n";
     return 1;
   }

@@ -222,6 +222,42 @@ TEST_CASE("admission: child Jobs the API server would refuse warn, or deny with 
   CHECK(ok.warnings.empty());
 }
 
+TEST_CASE("admission: the Job template's pod failure policy moves with --child-objects") {
+  // An onExitCodes that names no container of the pod: every child Job is refused, as for the
+  // child/* rules, so it is a warning by default and a denial with --child-objects=deny.
+  std::string text = kJobSet;
+  text.replace(text.find("        template:"), 0,
+               "        podFailurePolicy:\n"
+               "          rules:\n"
+               "          - action: FailJob\n"
+               "            onExitCodes: {containerName: main, operator: In, values: [42]}\n");
+  text.replace(text.find("            containers:"), 0, "            restartPolicy: Never\n");
+  const std::string child =
+      "child Job js-w-0 would be rejected: spec.podFailurePolicy.rules[0].onExitCodes."
+      "containerName: Invalid value: \"main\": must be one of the container or initContainer "
+      "names in the pod template (affects 2 child Jobs)";
+  AdmissionResponse warned = ValidateJobSet(Request("CREATE", Yaml(text)), Options());
+  CHECK(warned.allowed);
+  CHECK_FALSE(warned.status);
+  REQUIRE(warned.warnings.size() == 1);
+  CHECK(child.starts_with(warned.warnings[0].substr(0, warned.warnings[0].size() - 3)));
+
+  AdmissionResponse denied =
+      ValidateJobSet(Request("CREATE", Yaml(text)), Options(), ChildObjects::kDeny);
+  CHECK_FALSE(denied.allowed);
+  REQUIRE(denied.status);
+  CHECK(denied.status->code == 422);
+  CHECK(denied.status->message == "JobSet.jobset.x-k8s.io \"js\" is invalid: " + child);
+  CHECK(denied.warnings.empty());
+
+  // The twin names the pod's container: nothing either way.
+  text.replace(text.find("containerName: main"), 19, "containerName: c");
+  AdmissionResponse ok =
+      ValidateJobSet(Request("CREATE", Yaml(text)), Options(), ChildObjects::kDeny);
+  CHECK(ok.allowed);
+  CHECK(ok.warnings.empty());
+}
+
 TEST_CASE("admission: --child-objects takes warn or deny") {
   ChildObjects mode = ChildObjects::kDeny;
   CHECK(ParseChildObjects("warn", &mode));

@@ -5,7 +5,7 @@ namespace {
 
 const std::string* FindIn(const std::vector<EmbeddedFile>& files, std::string_view name) {
   for (const EmbeddedFile& f : files) {
-    if (f.name == name) return &f.content;
+    if (f.name == name) return &f.content();
   }
   return nullptr;
 }

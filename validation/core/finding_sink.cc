@@ -50,15 +50,16 @@ void FindingSink::Field(RuleId rule, std::string_view path, std::string_view typ
   out_->push_back(std::move(f));
 }
 
-void FindingSink::ChildError(RuleId rule, std::string_view locate, std::string message,
-                             PointAt at) {
+void FindingSink::ChildError(RuleId rule, std::string_view path, std::string message, PointAt at,
+                             std::string_view locate, std::string note) {
   Finding f;
   f.rule = std::string(rule.id);
   f.severity = Severity::kError;
-  f.field = std::string(locate);
+  f.field = std::string(path);
   f.upstream = message;
   f.message = std::move(message);
-  f.mark = Locate(object_, locate, at);
+  f.mark = Locate(object_, locate.empty() ? path : locate, at);
+  f.note = std::move(note);
   out_->push_back(std::move(f));
 }
 

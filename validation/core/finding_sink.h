@@ -37,9 +37,12 @@ class FindingSink {
            std::string_view related = {}, PointAt at = PointAt::kValue);
 
   /// A rejection of a child object the controller creates from this object (see
-  /// RuleSource::kChild): an error whose message is also its upstream text.
-  void ChildError(RuleId rule, std::string_view locate, std::string message,
-                  PointAt at = PointAt::kValue);
+  /// RuleSource::kChild): an error whose message is also its upstream text. `path` is the
+  /// field in this object; the finding sits there, or at `locate` when that is given (a
+  /// required field the file lacks is reported at the field that requires it), with `note`.
+  void ChildError(RuleId rule, std::string_view path, std::string message,
+                  PointAt at = PointAt::kValue, std::string_view locate = {},
+                  std::string note = {});
 
   const Node& object() const { return object_; }
 

@@ -271,6 +271,22 @@ const SchemaReport& FrameworkSchemaReport() {
         "field's zero value";
     r.quote = &GoQuote;
     r.skip_null_items = true;
+    // A task's pod is a core/v1 PodTemplateSpec: a wrong type, enum or quantity there is the
+    // schema/* error it is in any pod template (the controller cannot decode the Framework, or
+    // the API server refuses its pods); an unknown field is dropped when the controller decodes
+    // the template, so it stays this kind's warning.
+    static const SchemaReport pod = [] {
+      SchemaReport p;
+      p.rules = {{"additionalProperties", "", kFrameworkUnknownField}};
+      p.unknown_field_severity = Severity::kWarning;
+      p.unknown_field_detail =
+          "the controller decodes task.pod into a core/v1 PodTemplateSpec, which has no such "
+          "field: its pods do not get it";
+      p.quote = &GoQuote;
+      return p;
+    }();
+    r.subtree = ".task.pod.";
+    r.subtree_report = &pod;
     return r;
   }();
   return report;

@@ -309,117 +309,6 @@ void CheckMaxRestarts(const JobSet& js, FindingSink* sink) {
                              : ": the first restart that counts fails the JobSet, as with 0"));
 }
 
-// The Job API's own checks on the child Job template (batch/v1 validation), which the JobSet
-// admission does not run: the JobSet is admitted and every child Job is then refused.
-void CheckJobTemplate(const JobSet& js, size_t r, FindingSink* sink) {
-  const ReplicatedJob& rj = js.replicated_jobs[r];
-  if (!rj.job_spec) return;
-  std::string spec = RJobPath(r, "template.spec");
-  const Node* pfp = rj.job_spec->Find("podFailurePolicy");
-  bool indexed = rj.completion_mode.value_or("Indexed") == "Indexed";
-  auto unsupported = [&](const std::string& path, const std::string& value, const char* supported) {
-    sink->Own(kJobTemplateUnsupportedValue, kWarn, path,
-              "the Job API refuses every child Job of '" + rj.name + "': " + value +
-                  " is not one of " + supported + " (the JobSet API does not check it)");
-  };
-  if (rj.completion_mode && *rj.completion_mode != "Indexed" &&
-      *rj.completion_mode != "NonIndexed") {
-    unsupported(Child(spec, "completionMode"), *rj.completion_mode, "Indexed, NonIndexed");
-  }
-  if (rj.pod_replacement_policy && *rj.pod_replacement_policy != "Failed" &&
-      *rj.pod_replacement_policy != "TerminatingOrFailed") {
-    unsupported(Child(spec, "podReplacementPolicy"), *rj.pod_replacement_policy,
-                "Failed, TerminatingOrFailed");
-  }
-  if (rj.backoff_limit_per_index && !indexed) {
-    sink->Own(kJobTemplateBackoffLimitPerIndexNotIndexed, kWarn,
-              Child(spec, "backoffLimitPerIndex"),
-              "the Job API refuses every child Job of '" + rj.name +
-                  "': backoffLimitPerIndex requires completionMode Indexed",
-              Child(spec, "completionMode"));
-  }
-  if (rj.max_failed_indexes && !rj.backoff_limit_per_index) {
-    sink->Own(kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex, kWarn,
-              Child(spec, "maxFailedIndexes"),
-              "the Job API refuses every child Job of '" + rj.name +
-                  "': maxFailedIndexes can only be set together with backoffLimitPerIndex",
-              spec);
-  }
-  if (!pfp || !pfp->is_map()) return;
-  std::string restart_policy =
-      rj.pod_spec ? std::string(rj.pod_spec->StringOr("restartPolicy")) : std::string();
-  if (restart_policy != "Never") {
-    bool defaulted =
-        !FindPath(sink->object(), Child(spec, "template.spec.restartPolicy")) ||
-        !FindPath(sink->object(), Child(spec, "template.spec.restartPolicy"))->mark.known();
-    sink->Own(kJobTemplatePodFailurePolicyRestartPolicy, kWarn, Child(spec, "podFailurePolicy"),
-              "the Job API refuses every child Job of '" + rj.name +
-                  "': a podFailurePolicy needs restartPolicy Never, and the pod template has " +
-                  (restart_policy.empty() ? std::string("none") : restart_policy) +
-                  (defaulted ? " (the JobSet webhook defaults it to OnFailure)" : "") +
-                  "; the JobSet never starts",
-              Child(spec, "template.spec.restartPolicy"), PointAt::kKey);
-  }
-  const Node* rules = pfp->Find("rules");
-  if (!rules || !rules->is_seq()) return;
-  std::unordered_set<std::string_view> containers;
-  for (const char* list : {"containers", "initContainers"}) {
-    const Node* cs = rj.pod_spec ? rj.pod_spec->Find(list) : nullptr;
-    if (cs && cs->is_seq())
-      for (const Node& c : cs->items) containers.insert(c.StringOr("name"));
-  }
-  for (size_t k = 0; k < rules->items.size(); ++k) {
-    const Node& rule = rules->items[k];
-    std::string base = Index(Child(spec, "podFailurePolicy.rules"), k);
-    std::string action(rule.StringOr("action"));
-    if (!action.empty() && action != "FailJob" && action != "FailIndex" && action != "Ignore" &&
-        action != "Count") {
-      unsupported(Child(base, "action"), action, "FailJob, FailIndex, Ignore, Count");
-    }
-    if (const Node* c = rule.Find("onExitCodes")) {
-      std::string op(c->StringOr("operator"));
-      if (!op.empty() && op != "In" && op != "NotIn") {
-        unsupported(Child(base, "onExitCodes.operator"), op, "In, NotIn");
-      }
-    }
-    if (rule.StringOr("action") == "FailIndex" && !rj.backoff_limit_per_index) {
-      sink->Own(kJobTemplateFailIndexWithoutBackoffLimitPerIndex, kWarn, Child(base, "action"),
-                "the Job API refuses every child Job of '" + rj.name +
-                    "': action FailIndex needs backoffLimitPerIndex in the Job template",
-                spec);
-    }
-    const Node* codes = rule.Find("onExitCodes");
-    if (!codes || !codes->is_map()) continue;
-    std::string codes_path = Child(base, "onExitCodes");
-    if (const Node* name = codes->Find("containerName");
-        name && name->is_string() && !containers.count(name->text)) {
-      sink->Own(kJobTemplateExitCodeContainer, kWarn, Child(codes_path, "containerName"),
-                "the Job API refuses every child Job of '" + rj.name +
-                    "': onExitCodes names "
-                    "container '" +
-                    name->text + "', which the pod template does not have",
-                Child(spec, "template.spec.containers"));
-    }
-    const Node* values = codes->Find("values");
-    if (!values || !values->is_seq()) continue;
-    if (values->items.size() > 255) {
-      sink->Own(kJobTemplateExitCodeCount, kWarn, Child(codes_path, "values"),
-                "the Job API refuses every child Job of '" + rj.name + "': onExitCodes has " +
-                    std::to_string(values->items.size()) + " values, at most 255 are allowed");
-    }
-    if (codes->StringOr("operator") == "In") {
-      for (size_t v = 0; v < values->items.size(); ++v) {
-        if (values->items[v].is_int() && values->items[v].integer == 0) {
-          sink->Own(kJobTemplateExitCodeZero, kWarn, Index(Child(codes_path, "values"), v),
-                    "the Job API refuses every child Job of '" + rj.name +
-                        "': exit code 0 is not allowed with operator In (a succeeded container "
-                        "is not a failure)");
-        }
-      }
-    }
-  }
-}
-
 // Replicated jobs whose Jobs are never created: one that depends on itself, or on one that
 // never starts. Admission lets dependsOn name only this or an earlier replicated job, so one
 // pass in order settles it; unknown names are admission errors and are left alone here.
@@ -726,7 +615,6 @@ void AnalyzeJobSet(const Node& object, const FeatureGates& gates, FindingSink* s
 }
 
 void AnalyzeJobSet(const JobSet& js, const FeatureGates& gates, FindingSink* sink) {
-  for (size_t r = 0; r < js.replicated_jobs.size(); ++r) CheckJobTemplate(js, r, sink);
   const std::vector<bool> never = NeverStart(js);
   CheckDependsOn(js, never, sink);
   CheckSuccessPolicy(js, never, sink);

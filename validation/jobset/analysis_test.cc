@@ -58,7 +58,8 @@ std::vector<Finding> Only(const std::string& yaml, const std::string& rule,
   std::vector<Finding> all = Lint(yaml, gates), mine;
   for (const Finding& f : all) {
     INFO(f.rule << ": " << f.message);
-    CHECK(f.severity != Severity::kError);
+    // The Job API's verdicts on the child Jobs are errors (child_checks_test.cc); nothing else.
+    if (f.rule.rfind("job-template/", 0) != 0) CHECK(f.severity != Severity::kError);
     if (f.rule == rule) mine.push_back(f);
   }
   return mine;
@@ -124,13 +125,6 @@ TEST_CASE("analysis: reasons the Job template cannot produce") {
   auto alone = Only(Manifest(policy, "maxFailedIndexes: 1\n"), "failure-policy/unreachable-reason");
   REQUIRE(alone.size() == 4);
   CHECK(alone[3].message.find("without backoffLimitPerIndex") != std::string::npos);
-  auto refused = Only(Manifest("", "maxFailedIndexes: 1\n"),
-                      "job-template/max-failed-indexes-without-backoff-limit-per-index");
-  REQUIRE(refused.size() == 1);
-  CHECK(refused[0].field == "spec.replicatedJobs[0].template.spec.maxFailedIndexes");
-  CHECK(Only(Manifest("", "maxFailedIndexes: 1\nbackoffLimitPerIndex: 1\n"),
-             "job-template/max-failed-indexes-without-backoff-limit-per-index")
-            .empty());
   // The twin: a template that can produce each reason.
   std::string job = std::string(kPfp) +
                     "activeDeadlineSeconds: 3600\n"
@@ -209,92 +203,6 @@ TEST_CASE("analysis: negative maxRestarts") {
   CHECK(f[0].mark.line == 7);
   CHECK(Only(Manifest("  failurePolicy:\n    maxRestarts: 1\n"),
              "failure-policy/negative-max-restarts")
-            .empty());
-}
-
-TEST_CASE("analysis: pod failure policy without restartPolicy Never, defaulted or explicit") {
-  // No restartPolicy: the JobSet webhook defaults it to OnFailure.
-  auto f = Only(Manifest("", kPfp, ""), "job-template/pod-failure-policy-restart-policy");
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].field == "spec.replicatedJobs[0].template.spec.podFailurePolicy");
-  CHECK(f[0].mark.line == 11);
-  CHECK(f[0].message.find("defaults it to OnFailure") != std::string::npos);
-  auto g = Only(Manifest("", kPfp, "restartPolicy: OnFailure\n"),
-                "job-template/pod-failure-policy-restart-policy");
-  REQUIRE(g.size() == 1);
-  CHECK(g[0].message.find("has OnFailure;") != std::string::npos);
-  CHECK(g[0].note.find("(line 18, column 28)") != std::string::npos);
-  CHECK(Only(Manifest("", kPfp), "job-template/pod-failure-policy-restart-policy").empty());
-}
-
-TEST_CASE("analysis: onExitCodes the Job API refuses") {
-  auto codes = [](const std::string& container, const std::string& op, const std::string& values) {
-    return "podFailurePolicy:\n"
-           "  rules:\n"
-           "  - action: FailJob\n"
-           "    onExitCodes:\n"
-           "      containerName: " +
-           container +
-           "\n"
-           "      operator: " +
-           op +
-           "\n"
-           "      values: " +
-           values + "\n";
-  };
-  auto f = Only(Manifest("", codes("trainer", "In", "[1]")), "job-template/exit-code-container");
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].field ==
-        "spec.replicatedJobs[0].template.spec.podFailurePolicy.rules[0].onExitCodes.containerName");
-  CHECK(f[0].mark.line == 15);
-  CHECK(Only(Manifest("", codes("main", "In", "[1]")), "job-template/exit-code-container").empty());
-
-  auto z = Only(Manifest("", codes("main", "In", "[1, 0]")), "job-template/exit-code-zero");
-  REQUIRE(z.size() == 1);
-  CHECK(z[0].field ==
-        "spec.replicatedJobs[0].template.spec.podFailurePolicy.rules[0].onExitCodes.values[1]");
-  CHECK(
-      Only(Manifest("", codes("main", "NotIn", "[1, 0]")), "job-template/exit-code-zero").empty());
-
-  std::string many = "[";
-  for (int i = 1; i <= 256; ++i) many += (i > 1 ? "," : "") + std::to_string(i);
-  many += "]";
-  CHECK(Only(Manifest("", codes("main", "In", many)), "job-template/exit-code-count").size() == 1);
-  CHECK(Only(Manifest("", codes("main", "In", "[1, 2]")), "job-template/exit-code-count").empty());
-
-  auto op = Only(Manifest("", codes("main", "Equals", "[1]")), "job-template/unsupported-value");
-  REQUIRE(op.size() == 1);
-  CHECK(op[0].message.find("Equals is not one of In, NotIn") != std::string::npos);
-}
-
-TEST_CASE("analysis: FailIndex and backoffLimitPerIndex need their companions") {
-  std::string fail_index =
-      "podFailurePolicy:\n"
-      "  rules:\n"
-      "  - action: FailIndex\n"
-      "    onExitCodes: {operator: In, values: [42]}\n";
-  CHECK(Only(Manifest("", fail_index), "job-template/fail-index-without-backoff-limit-per-index")
-            .size() == 1);
-  CHECK(Only(Manifest("", fail_index + "backoffLimitPerIndex: 1\n"),
-             "job-template/fail-index-without-backoff-limit-per-index")
-            .empty());
-  auto f = Only(Manifest("", "completionMode: NonIndexed\nbackoffLimitPerIndex: 1\n"),
-                "job-template/backoff-limit-per-index-not-indexed");
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].note.find("completionMode") != std::string::npos);
-  CHECK(Only(Manifest("", "backoffLimitPerIndex: 1\n"),
-             "job-template/backoff-limit-per-index-not-indexed")
-            .empty());
-}
-
-TEST_CASE("analysis: Job API enums the JobSet API does not check") {
-  auto f = Only(Manifest("", "completionMode: indexed\n"), "job-template/unsupported-value");
-  REQUIRE(f.size() == 1);
-  CHECK(f[0].field == "spec.replicatedJobs[0].template.spec.completionMode");
-  CHECK(Only(Manifest("", "podReplacementPolicy: Sometimes\n"), "job-template/unsupported-value")
-            .size() == 1);
-  CHECK(Only(Manifest("", "completionMode: NonIndexed\npodReplacementPolicy: Failed\n"),
-             "job-template/unsupported-value")
             .empty());
 }
 

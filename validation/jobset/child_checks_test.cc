@@ -22,9 +22,41 @@ std::vector<Finding> LintChildren(const std::string& yaml) {
   REQUIRE(f.documents[0].parsed);
   std::vector<Finding> out;
   for (Finding& finding : LintJobSet(f.documents[0].root, {}, BuiltinJobSetSchema().get())) {
-    if (finding.rule.rfind("child/", 0) == 0) out.push_back(std::move(finding));
+    if (finding.rule.rfind("child/", 0) == 0 || finding.rule.rfind("job-template/", 0) == 0)
+      out.push_back(std::move(finding));
   }
   return out;
+}
+
+// A JobSet whose replicated job `workers` (2 replicas) has `job` under its Job template's spec
+// (indented by 8) and `pod` under the pod template's spec (indented by 12).
+std::string WithJob(const std::string& job, const std::string& pod = "restartPolicy: Never\n") {
+  auto indent = [](const std::string& text, const std::string& by) {
+    std::string out;
+    for (size_t pos = 0; pos < text.size();) {
+      size_t eol = text.find('\n', pos);
+      out += by + text.substr(pos, eol - pos + 1);
+      pos = eol + 1;
+    }
+    return out;
+  };
+  return "apiVersion: jobset.x-k8s.io/v1alpha2\n"  // 1
+         "kind: JobSet\n"                          // 2
+         "metadata:\n"                             // 3
+         "  name: js\n"                            // 4
+         "spec:\n"                                 // 5
+         "  replicatedJobs:\n"                     // 6
+         "  - name: workers\n"                     // 7
+         "    replicas: 2\n"                       // 8
+         "    template:\n"                         // 9
+         "      spec:\n" +                         // 10
+         indent(job, "        ") +
+         "        template:\n"
+         "          spec:\n" +
+         indent(pod, "            ") +
+         "            containers:\n"
+         "            - name: main\n"
+         "              image: busybox\n";
 }
 
 std::string JobSet(const std::string& pod, int replicas = 1, const std::string& extra = "") {
@@ -137,6 +169,85 @@ TEST_CASE("jobset children: the JobSet's own Indexed default makes completions r
   CHECK(f[0].message ==
         "child Job js-workers-0 would be rejected: spec.completions: Required value: when "
         "completion mode is Indexed");
+}
+
+TEST_CASE("jobset children: the Job template's per-index fields and pod failure policy") {
+  // Each job-template/* rule: an error in the API server's words at the offending line.
+  struct Want {
+    std::string job, pod, rule, message;
+    int line;
+  };
+  const std::string rule =
+      "podFailurePolicy:\n"                                                    // 11
+      "  rules:\n"                                                             // 12
+      "  - action: FailJob\n"                                                  // 13
+      "    onExitCodes: {containerName: main, operator: In, values: [42]}\n";  // 14
+  const std::string prefix = "child Job js-workers-0 would be rejected: spec.";
+  const std::string affects = " (affects 2 child Jobs)";
+  const std::vector<Want> wants = {
+      {"completionMode: indexed\n", "restartPolicy: Never\n", "job-template/unsupported-value",
+       "completionMode: Unsupported value: \"indexed\": supported values: \"NonIndexed\", "
+       "\"Indexed\"",
+       11},
+      {"completionMode: NonIndexed\nbackoffLimitPerIndex: 1\n", "restartPolicy: Never\n",
+       "job-template/backoff-limit-per-index-not-indexed",
+       "backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode", 12},
+      // Reported at maxFailedIndexes, the field that needs the missing one.
+      {"completions: 4\nmaxFailedIndexes: 1\n", "restartPolicy: Never\n",
+       "job-template/max-failed-indexes-without-backoff-limit-per-index",
+       "backoffLimitPerIndex: Required value: when maxFailedIndexes is specified", 12},
+      {rule, "restartPolicy: OnFailure\n", "job-template/pod-failure-policy-restart-policy",
+       "template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported "
+       "when podFailurePolicy is specified",
+       17},
+      {"completions: 4\n" + std::string(rule).replace(rule.find("FailJob"), 7, "FailIndex"),
+       "restartPolicy: Never\n", "job-template/fail-index-without-backoff-limit-per-index",
+       "podFailurePolicy.rules[0].action: Invalid value: \"FailIndex\": requires the "
+       "backoffLimitPerIndex to be set",
+       14},
+      {std::string(rule).replace(rule.find("main"), 4, "trainer"), "restartPolicy: Never\n",
+       "job-template/exit-code-container",
+       "podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"trainer\": must be "
+       "one of the container or initContainer names in the pod template",
+       14},
+      {std::string(rule).replace(rule.find("[42]"), 4, "[0, 42]"), "restartPolicy: Never\n",
+       "job-template/exit-code-zero",
+       "podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the "
+       "In operator",
+       14},
+  };
+  for (const Want& w : wants) {
+    CAPTURE(w.rule);
+    std::vector<Finding> f = LintChildren(WithJob(w.job, w.pod));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].rule == w.rule);
+    CHECK(f[0].severity == Severity::kError);
+    CHECK(f[0].message == prefix + w.message + affects);
+    CHECK(f[0].mark.line == w.line);
+  }
+  CHECK(LintChildren(WithJob(rule)).empty());
+}
+
+TEST_CASE("jobset children: a pod failure policy with the webhook's OnFailure default") {
+  // The pod template sets no restartPolicy: the JobSet webhook makes it OnFailure, and the
+  // finding sits at podFailurePolicy (where --fix looks for it) with the default in a note.
+  std::vector<Finding> f = LintChildren(
+      WithJob("podFailurePolicy:\n  rules:\n  - action: FailJob\n    onPodConditions: [{type: "
+              "DisruptionTarget}]\n",
+              ""));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rule == "job-template/pod-failure-policy-restart-policy");
+  CHECK(f[0].field == "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy");
+  CHECK(f[0].mark.line == 11);
+  CHECK(f[0].message.find("Invalid value: \"OnFailure\": only \"Never\"") != std::string::npos);
+  CHECK(f[0].note == "the pod template sets no restartPolicy; OnFailure is its default");
+  // An explicit Always is the restartPolicy error alone, not two reports of one line.
+  f =
+      LintChildren(WithJob("podFailurePolicy:\n  rules:\n  - action: FailJob\n    onPodConditions: "
+                           "[{type: DisruptionTarget}]\n",
+                           "restartPolicy: Always\n"));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rule == "child/job-restart-policy");
 }
 
 TEST_CASE("jobset children: through the lint driver, errors that fail the run") {

@@ -7,6 +7,7 @@
 #include "validation/core/text_edit.h"
 #include "validation/jobset/rules.h"
 #include "validation/jobset/validation.h"
+#include "validation/k8s/rules.h"
 
 namespace jobset {
 namespace {
@@ -190,11 +191,15 @@ struct Source {
 };
 
 void FixRestartPolicy(const Node& object, const Source& src, Finding* f) {
-  const std::string suffix = ".podFailurePolicy";
+  const std::string suffix = ".template.spec.restartPolicy";
   if (f->field.size() <= suffix.size() ||
       f->field.compare(f->field.size() - suffix.size(), npos, suffix) != 0)
     return;
   std::string job_spec = f->field.substr(0, f->field.size() - suffix.size());
+  // Never is the certain value only next to a pod failure policy (child/job-restart-policy
+  // alone could as well be OnFailure).
+  const Node* pfp = FindPath(object, Child(job_spec, "podFailurePolicy"));
+  if (!pfp || pfp->is_null()) return;
   const Node* pod_template = FindPath(object, Child(job_spec, "template"));
   const Node* pod_spec = pod_template ? pod_template->Find("spec") : nullptr;
   if (!pod_spec || !pod_spec->is_map()) return;
@@ -290,7 +295,9 @@ void AttachFixes(const Node& object, std::string_view text, const std::vector<si
                  std::vector<Finding>* findings) {
   Source src{text, line_starts};
   for (Finding& f : *findings)
-    if (f.rule == kJobTemplatePodFailurePolicyRestartPolicy.id) FixRestartPolicy(object, src, &f);
+    if (f.rule == kJobTemplatePodFailurePolicyRestartPolicy.id ||
+        f.rule == kChildJobRestartPolicy.id)
+      FixRestartPolicy(object, src, &f);
   FixDuplicateRuleNames(object, src, findings);
   // An edit that changes nothing is no fix.
   for (Finding& f : *findings) {

@@ -15,8 +15,9 @@ namespace jobset {
 /// Attaches a fix to each finding of `object` that has a certain one:
 /// `failure-policy/duplicate-rule-name` (the first rule that wrote the name keeps it, the others
 /// get `<name>_<n>`) and `job-template/pod-failure-policy-restart-policy` (`restartPolicy:
-/// Never` in the pod template). `object` is a parsed document of `text` (or a `kind: List`
-/// item) without aliases; `line_starts` is LineStarts(text).
+/// Never` in the pod template; also on `child/job-restart-policy` when the Job template has a
+/// podFailurePolicy, which the Job API then reports alone). `object` is a parsed document of `text`
+/// (or a `kind: List` item) without aliases; `line_starts` is LineStarts(text).
 void AttachFixes(const Node& object, std::string_view text, const std::vector<size_t>& line_starts,
                  std::vector<Finding>* findings);
 

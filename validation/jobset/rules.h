@@ -56,20 +56,8 @@ inline constexpr RuleId kFailurePolicyInvalidPattern{"failure-policy/invalid-pat
 inline constexpr RuleId kFailurePolicyUnreachableReason{"failure-policy/unreachable-reason"};
 inline constexpr RuleId kFailurePolicyShadowedRule{"failure-policy/shadowed-rule"};
 inline constexpr RuleId kFailurePolicyNegativeMaxRestarts{"failure-policy/negative-max-restarts"};
-inline constexpr RuleId kJobTemplatePodFailurePolicyRestartPolicy{
-    "job-template/pod-failure-policy-restart-policy"};
-inline constexpr RuleId kJobTemplateExitCodeContainer{"job-template/exit-code-container"};
-inline constexpr RuleId kJobTemplateExitCodeZero{"job-template/exit-code-zero"};
-inline constexpr RuleId kJobTemplateExitCodeCount{"job-template/exit-code-count"};
-inline constexpr RuleId kJobTemplateFailIndexWithoutBackoffLimitPerIndex{
-    "job-template/fail-index-without-backoff-limit-per-index"};
-inline constexpr RuleId kJobTemplateBackoffLimitPerIndexNotIndexed{
-    "job-template/backoff-limit-per-index-not-indexed"};
-inline constexpr RuleId kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex{
-    "job-template/max-failed-indexes-without-backoff-limit-per-index"};
 inline constexpr RuleId kFailurePolicyUnboundedRestarts{"failure-policy/unbounded-restarts"};
 inline constexpr RuleId kFailurePolicyMaxRestartsUnused{"failure-policy/max-restarts-unused"};
-inline constexpr RuleId kJobTemplateUnsupportedValue{"job-template/unsupported-value"};
 inline constexpr RuleId kDependsOnSelf{"depends-on/self"};
 inline constexpr RuleId kDependsOnNeverStarts{"depends-on/never-starts"};
 inline constexpr RuleId kSuccessPolicyNeverMet{"success-policy/never-met"};

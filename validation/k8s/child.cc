@@ -17,8 +17,11 @@ void ReportChildErrors(const ChildObject& child, const std::vector<FieldError>& 
     if (child.count > 1) {
       message += " (affects " + std::to_string(child.count) + " child " + child.kind + "s)";
     }
-    sink->ChildError(e.rule, child.base.empty() ? e.path : child.base + "." + e.path,
-                     std::move(message), e.at);
+    auto in_parent = [&](const std::string& p) {
+      return child.base.empty() ? p : child.base + "." + p;
+    };
+    sink->ChildError(e.rule, in_parent(e.path), std::move(message), e.at,
+                     e.locate.empty() ? std::string() : in_parent(e.locate), e.note);
   }
 }
 

@@ -1,5 +1,11 @@
 #include "validation/k8s/job.h"
 
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "validation/core/field_path.h"
 #include "validation/core/k8s_names.h"
 #include "validation/k8s/rules.h"
 
@@ -9,6 +15,94 @@ namespace {
 const Node* Int(const Node& parent, std::string_view key) {
   const Node* n = parent.Find(key);
   return n && n->is_int() ? n : nullptr;
+}
+
+// A field the object sets (null is unset, as a Go pointer decoded from it).
+const Node* Set(const Node& parent, std::string_view key) {
+  const Node* n = parent.Find(key);
+  return n && !n->is_null() ? n : nullptr;
+}
+
+// k8s.io/apimachinery field.NotSupported's detail: the values quoted, in the order given
+// (upstream passes a sorted set for the pod failure policy and replacement policy enums).
+std::string Supported(std::initializer_list<const char*> values) {
+  std::string s = "supported values: ";
+  bool first = true;
+  for (const char* v : values) {
+    if (!first) s += ", ";
+    s += GoQuote(v);
+    first = false;
+  }
+  return s;
+}
+
+// validatePodFailurePolicyRuleOnExitCodes: the operator, the container and the values.
+void ValidateOnExitCodes(const Node& codes, const std::string& path,
+                         const std::unordered_set<std::string_view>& containers,
+                         std::vector<FieldError>* out) {
+  const Node* op = codes.Find("operator");
+  const std::string op_text = op && op->is_string() ? op->text : std::string();
+  if (!op_text.empty() && op_text != "In" && op_text != "NotIn") {
+    out->push_back({kJobTemplateUnsupportedValue, path + ".operator", "Unsupported value",
+                    GoQuote(op_text), Supported({"In", "NotIn"})});
+  }
+  if (const Node* name = codes.Find("containerName");
+      name && name->is_string() && !containers.count(name->text)) {
+    out->push_back({kJobTemplateExitCodeContainer, path + ".containerName", "Invalid value",
+                    GoQuote(name->text),
+                    "must be one of the container or initContainer names in the pod template"});
+  }
+  const Node* values = codes.Find("values");
+  if (!values || !values->is_seq()) return;
+  constexpr size_t kMaxValues = 255;  // maxPodFailurePolicyOnExitCodesValues
+  if (values->items.size() > kMaxValues) {
+    out->push_back({kJobTemplateExitCodeCount, path + ".values", "Too many",
+                    std::to_string(values->items.size()),
+                    "must have at most " + std::to_string(kMaxValues) + " items"});
+  }
+  if (op_text != "In") return;
+  for (size_t v = 0; v < values->items.size(); ++v) {
+    if (values->items[v].is_int() && values->items[v].integer == 0) {
+      out->push_back({kJobTemplateExitCodeZero, Index(path + ".values", v), "Invalid value", "0",
+                      "must not be 0 for the In operator"});
+    }
+  }
+}
+
+// validatePodFailurePolicy and validatePodFailurePolicyRule: each rule's action and exit codes.
+void ValidatePodFailurePolicy(const Node& job_spec, const Node& pfp, std::vector<FieldError>* out) {
+  const Node* rules = pfp.Find("rules");
+  if (!rules || !rules->is_seq()) return;
+  std::unordered_set<std::string_view> containers;
+  const Node* tmpl = job_spec.Find("template");
+  const Node* pod = tmpl && tmpl->is_map() ? tmpl->Find("spec") : nullptr;
+  for (const char* list : {"containers", "initContainers"}) {
+    const Node* cs = pod && pod->is_map() ? pod->Find(list) : nullptr;
+    if (cs && cs->is_seq())
+      for (const Node& c : cs->items)
+        if (c.is_map()) containers.insert(c.StringOr("name"));
+  }
+  const bool per_index = Set(job_spec, "backoffLimitPerIndex") != nullptr;
+  for (size_t k = 0; k < rules->items.size(); ++k) {
+    const Node& rule = rules->items[k];
+    if (!rule.is_map()) continue;
+    const std::string path = Index("spec.podFailurePolicy.rules", k);
+    const Node* action = rule.Find("action");
+    const std::string a = action && action->is_string() ? action->text : std::string();
+    if (a == "FailIndex") {
+      if (!per_index) {
+        out->push_back({kJobTemplateFailIndexWithoutBackoffLimitPerIndex, path + ".action",
+                        "Invalid value", GoQuote(a),
+                        "requires the backoffLimitPerIndex to be set"});
+      }
+    } else if (!a.empty() && a != "Count" && a != "FailJob" && a != "Ignore") {
+      out->push_back({kJobTemplateUnsupportedValue, path + ".action", "Unsupported value",
+                      GoQuote(a), Supported({"Count", "FailIndex", "FailJob", "Ignore"})});
+    }
+    if (const Node* codes = rule.Find("onExitCodes"); codes && codes->is_map()) {
+      ValidateOnExitCodes(*codes, path + ".onExitCodes", containers, out);
+    }
+  }
 }
 
 }  // namespace
@@ -24,6 +118,25 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
                      std::to_string(n->integer), "must be greater than or equal to 0"});
     }
   }
+  // validateJobSpec: maxFailedIndexes counts the indexes that exhausted backoffLimitPerIndex.
+  const Node* per_index = Set(job_spec, "backoffLimitPerIndex");
+  const Node* max_failed = Set(job_spec, "maxFailedIndexes");
+  if (max_failed && !per_index) {
+    FieldError e{kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex,
+                 "spec.backoffLimitPerIndex",
+                 "Required value",
+                 "",
+                 "when maxFailedIndexes is specified",
+                 PointAt::kKey};
+    e.locate = "spec.maxFailedIndexes";
+    out.push_back(std::move(e));
+  }
+  const Node* mode_set = Set(job_spec, "completionMode");
+  if (mode_set && mode_set->is_string() && mode_set->text != "NonIndexed" &&
+      mode_set->text != "Indexed") {
+    out.push_back({kJobTemplateUnsupportedValue, "spec.completionMode", "Unsupported value",
+                   GoQuote(mode_set->text), Supported({"NonIndexed", "Indexed"})});
+  }
   // Indexed: SetDefaults_Job gives completions and parallelism 1 when both are unset, and
   // parallelism 1 when only it is; completions unset with parallelism set stays unset.
   const Node* mode = job_spec.Find("completionMode");
@@ -38,6 +151,28 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
       out.push_back({kChildJobParallelism, "spec.parallelism", "Invalid value",
                      std::to_string(parallelism->integer),
                      "must be less than or equal to 100000 when completion mode is Indexed"});
+    }
+  }
+  // The per-index fields need an Indexed Job (SetDefaults_Job makes an unset mode NonIndexed).
+  if (!mode_set || (mode_set->is_string() && mode_set->text == "NonIndexed")) {
+    for (const Node* n : {per_index, max_failed}) {
+      if (!n || !n->is_int()) continue;
+      out.push_back({kJobTemplateBackoffLimitPerIndexNotIndexed,
+                     n == per_index ? "spec.backoffLimitPerIndex" : "spec.maxFailedIndexes",
+                     "Invalid value", std::to_string(n->integer),
+                     "requires indexed completion mode"});
+    }
+  }
+  const Node* pfp = Set(job_spec, "podFailurePolicy");
+  if (pfp && pfp->is_map()) ValidatePodFailurePolicy(job_spec, *pfp, &out);
+  // validatePodReplacementPolicy: with a pod failure policy only Failed.
+  if (const Node* prp = Set(job_spec, "podReplacementPolicy"); prp && prp->is_string()) {
+    if (pfp && prp->text != "Failed") {
+      out.push_back({kJobTemplateUnsupportedValue, "spec.podReplacementPolicy", "Unsupported value",
+                     GoQuote(prp->text), Supported({"Failed"})});
+    } else if (!pfp && prp->text != "Failed" && prp->text != "TerminatingOrFailed") {
+      out.push_back({kJobTemplateUnsupportedValue, "spec.podReplacementPolicy", "Unsupported value",
+                     GoQuote(prp->text), Supported({"Failed", "TerminatingOrFailed"})});
     }
   }
   const Node* tmpl = job_spec.Find("template");
@@ -56,6 +191,18 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
   } else if (policy != "OnFailure" && policy != "Never") {
     out.push_back({kChildJobRestartPolicy, "spec.template.spec.restartPolicy", "Unsupported value",
                    GoQuote(policy), "supported values: \"OnFailure\", \"Never\""});
+  } else if (pfp && policy != "Never") {
+    // A pod failure policy judges failed pods; with OnFailure the kubelet restarts containers.
+    FieldError e{kJobTemplatePodFailurePolicyRestartPolicy, "spec.template.spec.restartPolicy",
+                 "Invalid value", GoQuote(policy),
+                 "only \"Never\" is supported when podFailurePolicy is specified"};
+    if (!rp->mark.known()) {
+      // Not in the file: a default of the parent's admission put it there.
+      e.locate = "spec.podFailurePolicy";
+      e.at = PointAt::kKey;
+      e.note = "the pod template sets no restartPolicy; " + policy + " is its default";
+    }
+    out.push_back(std::move(e));
   }
   return out;
 }

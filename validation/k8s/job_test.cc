@@ -88,6 +88,135 @@ TEST_CASE("job: each check rejects what upstream rejects and accepts its twin") 
   }
 }
 
+// The checks of the per-index fields, the enums and the pod failure policy (validateJobSpec,
+// validatePodReplacementPolicy, validatePodFailurePolicyRule, ...OnExitCodes), reported under
+// the job-template/* ids.
+TEST_CASE("job: the per-index fields, the enums and the pod failure policy") {
+  struct Case {
+    const char* upstream;
+    std::string rejected_spec, rejected_pod;
+    std::vector<std::string> errors;
+    std::string accepted_spec, accepted_pod;
+  };
+  const std::string never = "{restartPolicy: Never, containers: [{name: a, image: x}]}";
+  auto pfp = [](const std::string& rule) { return "podFailurePolicy: {rules: [" + rule + "]}"; };
+  std::string many = "[";
+  for (int i = 1; i <= 256; ++i) many += (i > 1 ? ", " : "") + std::to_string(i);
+  std::string most = many.substr(0, many.rfind(", ")) + "]";
+  many += "]";
+  const std::vector<Case> cases = {
+      {"validateJobSpec: backoffLimitPerIndex requires indexed completion mode",
+       "{completionMode: NonIndexed, backoffLimitPerIndex: 1, maxFailedIndexes: 1}",
+       never,
+       {"[job-template/backoff-limit-per-index-not-indexed] spec.backoffLimitPerIndex: Invalid "
+        "value: 1: requires indexed completion mode",
+        "[job-template/backoff-limit-per-index-not-indexed] spec.maxFailedIndexes: Invalid value: "
+        "1: requires indexed completion mode"},
+       "{completionMode: Indexed, completions: 2, backoffLimitPerIndex: 1, maxFailedIndexes: 1}",
+       never},
+      {"validateJobSpec: backoffLimitPerIndex when maxFailedIndexes is specified",
+       "{completionMode: Indexed, completions: 2, maxFailedIndexes: 1}",
+       never,
+       {"[job-template/max-failed-indexes-without-backoff-limit-per-index] "
+        "spec.backoffLimitPerIndex: Required value: when maxFailedIndexes is specified"},
+       "{completionMode: Indexed, completions: 2, maxFailedIndexes: 1, backoffLimitPerIndex: 1}",
+       never},
+      {"validateJobSpec: completionMode",
+       "{completionMode: indexed}",
+       never,
+       {"[job-template/unsupported-value] spec.completionMode: Unsupported value: \"indexed\": "
+        "supported values: \"NonIndexed\", \"Indexed\""},
+       "{completionMode: NonIndexed}",
+       never},
+      {"validatePodReplacementPolicy: without a pod failure policy",
+       "{podReplacementPolicy: Sometimes}",
+       never,
+       {"[job-template/unsupported-value] spec.podReplacementPolicy: Unsupported value: "
+        "\"Sometimes\": supported values: \"Failed\", \"TerminatingOrFailed\""},
+       "{podReplacementPolicy: TerminatingOrFailed}",
+       never},
+      {"validatePodReplacementPolicy: with a pod failure policy only Failed",
+       "{podReplacementPolicy: TerminatingOrFailed, " +
+           pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never,
+       {"[job-template/unsupported-value] spec.podReplacementPolicy: Unsupported value: "
+        "\"TerminatingOrFailed\": supported values: \"Failed\""},
+       "{podReplacementPolicy: Failed, " +
+           pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never},
+      {"validateJobSpec: only Never is supported when podFailurePolicy is specified",
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       "{restartPolicy: OnFailure, containers: [{name: a, image: x}]}",
+       {"[job-template/pod-failure-policy-restart-policy] spec.template.spec.restartPolicy: "
+        "Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is "
+        "specified"},
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never},
+      {"validateJobSpec: Always with a pod failure policy is the restartPolicy error alone",
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       "{restartPolicy: Always, containers: [{name: a, image: x}]}",
+       {"[child/job-restart-policy] spec.template.spec.restartPolicy: Required value: valid "
+        "values: \"OnFailure\", \"Never\""},
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never},
+      {"validatePodFailurePolicyRule: an unsupported action",
+       "{" + pfp("{action: Retry, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never,
+       {"[job-template/unsupported-value] spec.podFailurePolicy.rules[0].action: Unsupported "
+        "value: \"Retry\": supported values: \"Count\", \"FailIndex\", \"FailJob\", "
+        "\"Ignore\""},
+       "{" + pfp("{action: Count, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never},
+      {"validatePodFailurePolicyRule: FailIndex requires the backoffLimitPerIndex",
+       "{completionMode: Indexed, completions: 2, " +
+           pfp("{action: FailIndex, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never,
+       {"[job-template/fail-index-without-backoff-limit-per-index] "
+        "spec.podFailurePolicy.rules[0].action: Invalid value: \"FailIndex\": requires the "
+        "backoffLimitPerIndex to be set"},
+       "{completionMode: Indexed, completions: 2, backoffLimitPerIndex: 1, " +
+           pfp("{action: FailIndex, onExitCodes: {operator: In, values: [1]}}") + "}",
+       never},
+      {"validatePodFailurePolicyRuleOnExitCodes: an unsupported operator",
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: Equals, values: [1]}}") + "}",
+       never,
+       {"[job-template/unsupported-value] spec.podFailurePolicy.rules[0].onExitCodes.operator: "
+        "Unsupported value: \"Equals\": supported values: \"In\", \"NotIn\""},
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: NotIn, values: [1]}}") + "}",
+       never},
+      {"validatePodFailurePolicyRuleOnExitCodes: a container the pod does not have",
+       "{" + pfp("{action: FailJob, onExitCodes: {containerName: b, operator: In, values: [1]}}") +
+           "}",
+       never,
+       {"[job-template/exit-code-container] "
+        "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"b\": must "
+        "be one of the container or initContainer names in the pod template"},
+       "{" + pfp("{action: FailJob, onExitCodes: {containerName: i, operator: In, values: [1]}}") +
+           "}",
+       "{restartPolicy: Never, initContainers: [{name: i, image: x}], containers: [{name: a, "
+       "image: x}]}"},
+      {"validatePodFailurePolicyRuleOnExitCodes: 0 with the In operator",
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: [0, 1]}}") + "}",
+       never,
+       {"[job-template/exit-code-zero] spec.podFailurePolicy.rules[0].onExitCodes.values[0]: "
+        "Invalid value: 0: must not be 0 for the In operator"},
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: NotIn, values: [0, 1]}}") + "}",
+       never},
+      {"validatePodFailurePolicyRuleOnExitCodes: at most 255 values",
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: " + many + "}}") + "}",
+       never,
+       {"[job-template/exit-code-count] spec.podFailurePolicy.rules[0].onExitCodes.values: Too "
+        "many: 256: must have at most 255 items"},
+       "{" + pfp("{action: FailJob, onExitCodes: {operator: In, values: " + most + "}}") + "}",
+       never},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.upstream);
+    CHECK(Errors(c.rejected_spec, c.rejected_pod) == c.errors);
+    CHECK(Errors(c.accepted_spec, c.accepted_pod) == kNone);
+  }
+}
+
 TEST_CASE("job: the pod template's errors are reported under spec.template") {
   CHECK(
       Errors("{}", "{restartPolicy: Never, containers: [{name: A, image: x}]}")

@@ -41,6 +41,22 @@ std::span<const RuleInfo> ChildRules() {
        "A Job count or duration (parallelism, completions, backoffLimit...) is negative."},
       {kChildJobParallelism.id, S::kError, R::kChild,
        "An Indexed Job's parallelism is above 100000."},
+      {kJobTemplatePodFailurePolicyRestartPolicy.id, S::kError, R::kChild,
+       "A pod failure policy without restartPolicy Never: the Job API refuses every child Job."},
+      {kJobTemplateExitCodeContainer.id, S::kError, R::kChild,
+       "onExitCodes names a container the pod template does not have."},
+      {kJobTemplateExitCodeZero.id, S::kError, R::kChild,
+       "onExitCodes operator In lists exit code 0, which the Job API refuses."},
+      {kJobTemplateExitCodeCount.id, S::kError, R::kChild,
+       "onExitCodes lists more than 255 values, which the Job API refuses."},
+      {kJobTemplateFailIndexWithoutBackoffLimitPerIndex.id, S::kError, R::kChild,
+       "A FailIndex pod failure policy rule without backoffLimitPerIndex."},
+      {kJobTemplateBackoffLimitPerIndexNotIndexed.id, S::kError, R::kChild,
+       "backoffLimitPerIndex or maxFailedIndexes on a NonIndexed Job, which the Job API refuses."},
+      {kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex.id, S::kError, R::kChild,
+       "maxFailedIndexes without backoffLimitPerIndex, which the Job API refuses."},
+      {kJobTemplateUnsupportedValue.id, S::kError, R::kChild,
+       "A Job template field holds a value the Job API does not support."},
   };
   return kRules;
 }

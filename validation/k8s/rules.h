@@ -33,6 +33,21 @@ inline constexpr RuleId kChildJobRestartPolicy{"child/job-restart-policy"};
 inline constexpr RuleId kChildJobCompletions{"child/job-completions"};
 inline constexpr RuleId kChildJobNegativeValue{"child/job-negative-value"};
 inline constexpr RuleId kChildJobParallelism{"child/job-parallelism"};
+// The podFailurePolicy and per-index fields of a Job template (ValidateJob's validateJobSpec,
+// validatePodFailurePolicy, validatePodReplacementPolicy). Their ids keep the group JobSet users
+// configure them by.
+inline constexpr RuleId kJobTemplatePodFailurePolicyRestartPolicy{
+    "job-template/pod-failure-policy-restart-policy"};
+inline constexpr RuleId kJobTemplateExitCodeContainer{"job-template/exit-code-container"};
+inline constexpr RuleId kJobTemplateExitCodeZero{"job-template/exit-code-zero"};
+inline constexpr RuleId kJobTemplateExitCodeCount{"job-template/exit-code-count"};
+inline constexpr RuleId kJobTemplateFailIndexWithoutBackoffLimitPerIndex{
+    "job-template/fail-index-without-backoff-limit-per-index"};
+inline constexpr RuleId kJobTemplateBackoffLimitPerIndexNotIndexed{
+    "job-template/backoff-limit-per-index-not-indexed"};
+inline constexpr RuleId kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex{
+    "job-template/max-failed-indexes-without-backoff-limit-per-index"};
+inline constexpr RuleId kJobTemplateUnsupportedValue{"job-template/unsupported-value"};
 
 /// The registry rows of the rules above, in the order `lint --list-rules` prints them.
 std::span<const RuleInfo> ChildRules();

@@ -352,47 +352,95 @@ const Node* FindCrdSchema(const Node& crd, const std::string& version, std::stri
   return open_api;
 }
 
-const GeneratedSchemaFile& JobSetCrdFile() {
-  const std::string kPodSpec = "spec.replicatedJobs[].template.spec.template.spec";
-  static const GeneratedSchemaFile file = {
-      "jobset.v1alpha2.crd.json",
-      "v1alpha2",
-      "kubernetes-sigs/jobset config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml",
-      {
-          {"JobSpec", "spec.replicatedJobs[].template.spec"},
-          {"PodTemplateSpec", "spec.replicatedJobs[].template.spec.template"},
-          {"PersistentVolumeClaimSpec", "spec.volumeClaimPolicies[].templates[].spec"},
-          {"PersistentVolumeClaimStatus", "spec.volumeClaimPolicies[].templates[].status"},
-          {"JobSetStatus", "status"},
-          // Schemas the pod template repeats: each is written once and referred to wherever
-          // the CRD has the same schema (the containers and init containers, the probes and
-          // lifecycle hooks of all three kinds of container, the label selectors ...), which
-          // makes the file a third of its size and its compilation at start-up as much cheaper.
-          {"Container", kPodSpec + ".containers[]"},
-          {"Probe", kPodSpec + ".containers[].livenessProbe"},
-          {"Lifecycle", kPodSpec + ".containers[].lifecycle"},
-          {"LifecycleHandler", kPodSpec + ".containers[].lifecycle.postStart"},
-          {"HTTPGetAction", kPodSpec + ".containers[].livenessProbe.httpGet"},
-          {"EnvVar", kPodSpec + ".containers[].env[]"},
-          {"EnvFromSource", kPodSpec + ".containers[].envFrom[]"},
-          {"ResourceFieldSelector", kPodSpec + ".containers[].env[].valueFrom.resourceFieldRef"},
-          {"VolumeMount", kPodSpec + ".containers[].volumeMounts[]"},
-          {"ContainerPort", kPodSpec + ".containers[].ports[]"},
-          {"SecurityContext", kPodSpec + ".containers[].securityContext"},
-          {"ResourceRequirements", kPodSpec + ".containers[].resources"},
-          {"LabelSelector", "spec.replicatedJobs[].template.spec.selector"},
-          {"PodAffinity", kPodSpec + ".affinity.podAffinity"},
-          {"PodAffinityTerm",
-           kPodSpec + ".affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[]"},
-          {"NodeSelectorTerm",
-           kPodSpec + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
-                      ".nodeSelectorTerms[]"},
-          {"DownwardAPIVolumeFile", kPodSpec + ".volumes[].downwardAPI.items[]"},
-          {"KeyToPath", kPodSpec + ".volumes[].configMap.items[]"},
-          {"LocalObjectReference", kPodSpec + ".imagePullSecrets[]"},
-          {"ResourceList", "spec.volumeClaimPolicies[].templates[].spec.resources.limits"},
-      }};
+namespace {
+
+// Schemas a core/v1 PodSpec at `pod_spec` repeats: each is written once and referred to wherever
+// the CRD has the same schema (the containers and init containers, the probes and lifecycle hooks
+// of all three kinds of container, the label selectors ...), which makes a generated file a third
+// of its size and its compilation at start-up as much cheaper.
+std::vector<GeneratedDefinition> PodSpecDefinitions(const std::string& pod_spec) {
+  return {
+      {"Container", pod_spec + ".containers[]"},
+      {"Probe", pod_spec + ".containers[].livenessProbe"},
+      {"Lifecycle", pod_spec + ".containers[].lifecycle"},
+      {"LifecycleHandler", pod_spec + ".containers[].lifecycle.postStart"},
+      {"HTTPGetAction", pod_spec + ".containers[].livenessProbe.httpGet"},
+      {"EnvVar", pod_spec + ".containers[].env[]"},
+      {"EnvFromSource", pod_spec + ".containers[].envFrom[]"},
+      {"ResourceFieldSelector", pod_spec + ".containers[].env[].valueFrom.resourceFieldRef"},
+      {"VolumeMount", pod_spec + ".containers[].volumeMounts[]"},
+      {"ContainerPort", pod_spec + ".containers[].ports[]"},
+      {"SecurityContext", pod_spec + ".containers[].securityContext"},
+      {"ResourceRequirements", pod_spec + ".containers[].resources"},
+      {"PodAffinity", pod_spec + ".affinity.podAffinity"},
+      {"PodAffinityTerm",
+       pod_spec + ".affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[]"},
+      {"NodeSelectorTerm",
+       pod_spec + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                  ".nodeSelectorTerms[]"},
+      {"DownwardAPIVolumeFile", pod_spec + ".volumes[].downwardAPI.items[]"},
+      {"KeyToPath", pod_spec + ".volumes[].configMap.items[]"},
+      {"LocalObjectReference", pod_spec + ".imagePullSecrets[]"},
+  };
+}
+
+GeneratedSchemaFile WithPodSpec(GeneratedSchemaFile file, const std::string& pod_spec,
+                                std::vector<GeneratedDefinition> more) {
+  for (GeneratedDefinition& d : PodSpecDefinitions(pod_spec)) file.definitions.push_back(d);
+  for (GeneratedDefinition& d : more) file.definitions.push_back(std::move(d));
   return file;
+}
+
+}  // namespace
+
+const GeneratedSchemaFile& JobSetCrdFile() {
+  static const GeneratedSchemaFile file = WithPodSpec(
+      {"jobsets.jobset.x-k8s.io",
+       "jobset.v1alpha2.crd.json",
+       "v1alpha2",
+       "kubernetes-sigs/jobset config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml",
+       {
+           {"JobSpec", "spec.replicatedJobs[].template.spec"},
+           {"PodTemplateSpec", "spec.replicatedJobs[].template.spec.template"},
+           {"PersistentVolumeClaimSpec", "spec.volumeClaimPolicies[].templates[].spec"},
+           {"PersistentVolumeClaimStatus", "spec.volumeClaimPolicies[].templates[].status"},
+           {"JobSetStatus", "status"},
+       }},
+      "spec.replicatedJobs[].template.spec.template.spec",
+      {
+          {"LabelSelector", "spec.replicatedJobs[].template.spec.selector"},
+          {"ResourceList", "spec.volumeClaimPolicies[].templates[].spec.resources.limits"},
+      });
+  return file;
+}
+
+const GeneratedSchemaFile& VolcanoCrdFile() {
+  static const GeneratedSchemaFile file =
+      WithPodSpec({"jobs.batch.volcano.sh",
+                   "volcano.v1alpha1.crd.json",
+                   "v1alpha1",
+                   "volcano-sh/volcano config/crd/volcano/bases/batch.volcano.sh_jobs.yaml",
+                   {
+                       {"VolcanoJobSpec", "spec"},
+                       {"PodTemplateSpec", "spec.tasks[].template"},
+                       {"VolcanoJobStatus", "status"},
+                   }},
+                  "spec.tasks[].template.spec",
+                  {
+                      {"LabelSelector",
+                       "spec.tasks[].template.spec.affinity.podAffinity"
+                       ".requiredDuringSchedulingIgnoredDuringExecution[].labelSelector"},
+                  });
+  return file;
+}
+
+const GeneratedSchemaFile* GeneratedFileFor(const Node& crd) {
+  const Node* meta = crd.Find("metadata");
+  const std::string_view name = meta ? meta->StringOr("name") : std::string_view();
+  for (const GeneratedSchemaFile* f : {&JobSetCrdFile(), &VolcanoCrdFile()}) {
+    if (f->crd == name) return f;
+  }
+  return nullptr;
 }
 
 bool GenerateDefinitions(const Node& crd, const GeneratedSchemaFile& file, Json* out,

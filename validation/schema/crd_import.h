@@ -54,6 +54,7 @@ struct GeneratedDefinition {
 
 /// A file of schemas/ that schema_gen generates from an upstream CRD.
 struct GeneratedSchemaFile {
+  std::string crd;      ///< The CRD's metadata.name ("jobsets.jobset.x-k8s.io").
   std::string file;     ///< Its name in schemas/ ("jobset.v1alpha2.crd.json").
   std::string version;  ///< The CRD version it is taken from.
   std::string source;   ///< The upstream file, for its $comment.
@@ -64,6 +65,13 @@ struct GeneratedSchemaFile {
 /// PodTemplateSpec of replicated jobs, the PersistentVolumeClaim spec and status of volume claim
 /// policies, and the JobSet's status.
 const GeneratedSchemaFile& JobSetCrdFile();
+
+/// schemas/volcano.v1alpha1.crd.json, from the Volcano Job CRD: the Job's spec (its tasks'
+/// core/v1 PodTemplateSpec a definition of its own) and status.
+const GeneratedSchemaFile& VolcanoCrdFile();
+
+/// The generated file of the CRD `crd` (by its metadata.name); nullptr for another CRD.
+const GeneratedSchemaFile* GeneratedFileFor(const Node& crd);
 
 /// The definitions document `file` generated from `crd`: `$comment`, and `definitions` with
 /// each definition converted by ConvertCrdSchema (with annotations), where a position that

@@ -101,6 +101,7 @@ TEST_CASE("crd import: lists keep their type and keys, the rest only validity") 
 TEST_CASE("crd import: annotations for generated files, and references between definitions") {
   Node crd = Parse(kCrd);
   GeneratedSchemaFile file{
+      "things.example.com",
       "things.json",
       "v1",
       "example/things crd.yaml",
@@ -164,7 +165,8 @@ spec:
                 properties:
                   port: {type: integer}
 )");
-  GeneratedSchemaFile file{"things.json",
+  GeneratedSchemaFile file{"things.example.com",
+                           "things.json",
                            "v1",
                            "example/things crd.yaml",
                            {{"Spec", "spec"}, {"Endpoint", "spec.main"}}};
@@ -210,31 +212,43 @@ spec:
         "x-kubernetes-list-map-keys");
 }
 
-TEST_CASE("schema_gen: the committed generated schema is what the corpus CRD gives" *
-          doctest::test_suite("corpus")) {
+// The committed generated file of `file` against what schema_gen gives for the corpus CRD at
+// `crd` (under the corpus directory).
+void CheckGenerated(const GeneratedSchemaFile& file, const std::string& crd) {
   const std::string corpus = CorpusOrSkip();
   if (corpus.empty()) return;
-  const std::string path = corpus + "/jobset/crd/jobset.x-k8s.io_jobsets.yaml";
+  const std::string path = corpus + "/" + crd;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   SourceFile f = ParseSource(path, text.str());
   REQUIRE(!f.documents.empty());
   REQUIRE(f.documents[0].parsed);
+  CHECK(GeneratedFileFor(f.documents[0].root) == &file);
   Json doc;
   std::string error;
-  REQUIRE_MESSAGE(GenerateDefinitions(f.documents[0].root, JobSetCrdFile(), &doc, &error), error);
-  std::ifstream file(JOBSET_SOURCE_DIR "/schemas/" + JobSetCrdFile().file, std::ios::binary);
+  REQUIRE_MESSAGE(GenerateDefinitions(f.documents[0].root, file, &doc, &error), error);
+  std::ifstream committed_in(JOBSET_SOURCE_DIR "/schemas/" + file.file, std::ios::binary);
   std::ostringstream committed;
-  committed << file.rdbuf();
-  // On a difference: build/schema_gen <the CRD> > schemas/jobset.v1alpha2.crd.json.
-  CHECK_MESSAGE(committed.str() == RenderGenerated(doc), "schemas/", JobSetCrdFile().file,
+  committed << committed_in.rdbuf();
+  // On a difference: build/schema_gen <the CRD> > schemas/<the file>.
+  CHECK_MESSAGE(committed.str() == RenderGenerated(doc), "schemas/", file.file,
                 " is not what schema_gen gives for ", path);
   // The binary holds the same document, without its indentation.
-  const std::string* embedded = FindEmbedded(JobSetCrdFile().file);
+  const std::string* embedded = FindEmbedded(file.file);
   REQUIRE(embedded);
   CHECK(embedded->size() < committed.str().size() / 2);
   CHECK(Json::parse(*embedded) == doc);
+}
+
+TEST_CASE("schema_gen: the committed generated schema is what the corpus CRD gives" *
+          doctest::test_suite("corpus")) {
+  CheckGenerated(JobSetCrdFile(), "jobset/crd/jobset.x-k8s.io_jobsets.yaml");
+}
+
+TEST_CASE("schema_gen: the committed Volcano schema is what Volcano's corpus CRD gives" *
+          doctest::test_suite("corpus")) {
+  CheckGenerated(VolcanoCrdFile(), "volcano/crd/batch.volcano.sh_jobs.yaml");
 }
 
 }  // namespace

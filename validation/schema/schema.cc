@@ -67,6 +67,7 @@ constexpr char kPatternKey[] = "x-jobset-re2-pattern";
 constexpr char kBuiltinSchemaName[] = "jobset.v1alpha2.json";
 constexpr char kGeneratedSchemaName[] = "jobset.v1alpha2.crd.json";
 constexpr char kVolcanoSchemaName[] = "volcano.v1alpha1.json";
+constexpr char kVolcanoGeneratedSchemaName[] = "volcano.v1alpha1.crd.json";
 constexpr char kFrameworkSchemaName[] = "framework.v1.json";
 
 // ---- The RE2 pattern keyword ----------------------------------------------------------------
@@ -511,6 +512,15 @@ class Explainer {
   // How messages name a path (the root has none).
   static std::string Shown(const std::string& path) { return path.empty() ? "<root>" : path; }
 
+  // The report of the violations at `field`.
+  const SchemaReport& ReportFor(std::string_view field) const {
+    if (report_.subtree_report && !report_.subtree.empty() &&
+        (field.find(report_.subtree) != std::string_view::npos)) {
+      return *report_.subtree_report;
+    }
+    return report_;
+  }
+
   // A string as the report quotes it.
   std::string Quoted(std::string_view s) const {
     return report_.quote ? report_.quote(s) : Quote(s);
@@ -522,7 +532,7 @@ class Explainer {
 
   // The rule id of a violation of `keyword` at `field`: the report's, else `rule`.
   RuleId RuleFor(std::string_view keyword, std::string_view field, RuleId rule) const {
-    for (const SchemaRuleId& r : report_.rules) {
+    for (const SchemaRuleId& r : ReportFor(field).rules) {
       if (r.keyword == keyword && (r.field.empty() || r.field == field)) return r.rule;
     }
     return rule;
@@ -622,10 +632,11 @@ class Explainer {
       for (const MapEntry& e : n.entries) {
         if (props != s.end() && props->is_object() && props->contains(e.key)) continue;
         std::string field = Child(place.path, e.key);
+        const SchemaReport& report = ReportFor(field);
         std::string message = "unknown field " + Quoted(field);
-        if (!report_.unknown_field_detail.empty()) message += ": " + report_.unknown_field_detail;
+        if (!report.unknown_field_detail.empty()) message += ": " + report.unknown_field_detail;
         Add("additionalProperties", kSchemaUnknownField, field, std::move(message),
-            e.key_mark.known() ? e.key_mark : KeyMark(place), report_.unknown_field_severity);
+            e.key_mark.known() ? e.key_mark : KeyMark(place), report.unknown_field_severity);
       }
     }
   }
@@ -759,14 +770,6 @@ Json EmbeddedJson(const char* name) {
   return doc;  // Moved: a conditional expression here would copy the whole tree.
 }
 
-/// Compiles the embedded schema `name` as it is; nullptr when it is missing or invalid.
-std::shared_ptr<const CompiledSchema> CompileEmbedded(const char* name) {
-  Json doc = EmbeddedJson(name);
-  if (doc.is_null()) return nullptr;
-  std::string error;
-  return Compile(std::move(doc), &error, /*eager=*/false);
-}
-
 }  // namespace
 
 Json BuiltinJobSetDocument() {
@@ -800,23 +803,41 @@ std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema() {
 
 std::shared_ptr<const CompiledSchema> BuiltinFrameworkSchema() {
   static const auto* const compiled =
-      new std::shared_ptr<const CompiledSchema>(CompileEmbedded(kFrameworkSchemaName));
+      new std::shared_ptr<const CompiledSchema>([]() -> std::shared_ptr<const CompiledSchema> {
+        // A task's pod is a core/v1 PodTemplateSpec, which the Framework CRD leaves open: the
+        // definition generated from the JobSet CRD (the same type) checks it.
+        Json doc = EmbeddedJson(kFrameworkSchemaName);
+        Json generated = EmbeddedJson(kGeneratedSchemaName);
+        if (!doc.is_object() || !generated.is_object()) return nullptr;
+        CopyDefinition(generated["definitions"], "PodTemplateSpec", &doc["definitions"]);
+        std::string error;
+        return Compile(std::move(doc), &error, /*eager=*/false);
+      }());
   return *compiled;
+}
+
+Json BuiltinVolcanoJobDocument() {
+  // The root, completed with the definitions generated from the Volcano CRD and the
+  // ObjectMeta of the hand-written JobSet schema (parsed, not compiled: a Volcano lint does not
+  // build the JobSet schema).
+  Json doc = EmbeddedJson(kVolcanoSchemaName);
+  Json generated = EmbeddedJson(kVolcanoGeneratedSchemaName);
+  Json jobset = EmbeddedJson(kBuiltinSchemaName);
+  if (!doc.is_object() || !generated.is_object() || !jobset.is_object()) return nullptr;
+  Json& defs = doc["definitions"];
+  for (auto& [name, def] : generated["definitions"].items()) {
+    if (defs.contains(name)) return nullptr;
+    defs[name] = std::move(def);
+  }
+  CopyDefinition(jobset["definitions"], "ObjectMeta", &defs);
+  return doc;
 }
 
 std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema() {
   static const auto* const compiled =
       new std::shared_ptr<const CompiledSchema>([]() -> std::shared_ptr<const CompiledSchema> {
-        Json doc = EmbeddedJson(kVolcanoSchemaName);
-        // From the JobSet schema's document, not its compiled form: a run over Volcano Jobs alone
-        // does not compile the JobSet schema. (Compile prepares the copies as it would have
-        // prepared them in the JobSet schema: their references come with them.)
-        Json jobset = BuiltinJobSetDocument();
-        if (doc.is_null() || jobset.is_null()) return nullptr;
-        Json& defs = doc["definitions"];
-        for (const char* name : {"ObjectMeta", "PodTemplateSpec"}) {
-          CopyDefinition(jobset.at("definitions"), name, &defs);
-        }
+        Json doc = BuiltinVolcanoJobDocument();
+        if (doc.is_null()) return nullptr;
         std::string error;
         return Compile(std::move(doc), &error, /*eager=*/false);
       }());

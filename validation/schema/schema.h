@@ -19,15 +19,17 @@ struct CompiledSchema;
 /// compiled once on first use.
 std::shared_ptr<const CompiledSchema> BuiltinJobSetSchema();
 
-/// The built-in Volcano batch.volcano.sh/v1alpha1 Job schema (schemas/volcano.v1alpha1.json),
-/// completed with the ObjectMeta and PodTemplateSpec definitions of the JobSet schema (the pod
-/// template is the same core/v1 type), compiled once on first use.
+/// The built-in Volcano batch.volcano.sh/v1alpha1 Job schema (schemas/volcano.v1alpha1.json, the
+/// root, with the definitions schema_gen generates from the Volcano CRD,
+/// schemas/volcano.v1alpha1.crd.json, and the ObjectMeta of the JobSet schema), compiled once on
+/// first use.
 std::shared_ptr<const CompiledSchema> BuiltinVolcanoJobSchema();
 
 /// The built-in FrameworkController frameworkcontroller.microsoft.com/v1 Framework schema
-/// (schemas/framework.v1.json: the CRD that the controller installs), compiled once on first use.
-/// Its findings carry the Framework's rule ids when validated with the report of
-/// validation/framework/lint.cc.
+/// (schemas/framework.v1.json: the CRD that the controller installs), its tasks' pods checked
+/// against the PodTemplateSpec generated from the JobSet CRD (schemas/jobset.v1alpha2.crd.json),
+/// compiled once on first use. Its findings carry the Framework's rule ids when validated with
+/// the report of validation/framework/lint.cc.
 std::shared_ptr<const CompiledSchema> BuiltinFrameworkSchema();
 
 /// Compiles the `openAPIV3Schema` of the served version `version` of a CustomResourceDefinition
@@ -62,6 +64,10 @@ struct SchemaReport {
   /// Null list items are left unchecked, as null fields always are (kube-apiserver prunes only
   /// those): for a kind whose lint has always let them through.
   bool skip_null_items = false;
+  /// Fields whose path contains `subtree` (".task.pod.") are reported as `*subtree_report`
+  /// says (its rules, unknown fields): a part of the object whose schema is another API's type.
+  std::string_view subtree;
+  const SchemaReport* subtree_report = nullptr;
 };
 
 /// Validates `object` (the whole manifest: apiVersion, kind, metadata, spec ...) and returns one

@@ -24,4 +24,9 @@ bool ValijsonSchemaValid(const CompiledSchema& schema, const Node& object);
 /// definitions of schemas/jobset.v1alpha2.crd.json; null when either is missing or they clash.
 nlohmann::json BuiltinJobSetDocument();
 
+/// The built-in Volcano Job schema before compiling: schemas/volcano.v1alpha1.json with the
+/// definitions of schemas/volcano.v1alpha1.crd.json and the JobSet schema's ObjectMeta; null
+/// when a file is missing or they clash.
+nlohmann::json BuiltinVolcanoJobDocument();
+
 }  // namespace jobset

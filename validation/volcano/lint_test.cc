@@ -155,6 +155,34 @@ TEST_CASE("volcano lint: a value of the wrong type stops before the webhook rule
   CHECK(more.size() == 3);
 }
 
+TEST_CASE("volcano lint: Volcano's own CRD schema, full depth, errors at their lines") {
+  // A task's pod template: an unknown field and a malformed quantity.
+  std::string job = Job("");
+  job.replace(job.find("          image: busybox\n"), 0,
+              "          resources: {limits: {cpu: 2x}}\n"  // 13
+              "          imagePullPolicyy: Always\n");      // 14
+  Findings fs = Lint(job);
+  REQUIRE(fs.size() == 2);
+  for (const Finding& f : fs) CHECK(f.severity == Severity::kError);
+  CHECK(fs[0].rule == "schema/invalid");  // Neither of the quantity's int-or-string forms.
+  CHECK(fs[0].field == "spec.tasks[0].template.spec.containers[0].resources.limits.cpu");
+  CHECK(fs[0].mark.line == 13);
+  CHECK(fs[1].rule == "schema/unknown-field");
+  CHECK(fs[1].field == "spec.tasks[0].template.spec.containers[0].imagePullPolicyy");
+  CHECK(fs[1].mark.line == 14);
+  // A volume's PersistentVolumeClaim spec, open before the schema came from the CRD.
+  Findings claim =
+      Lint(Job("  volumes:\n  - mountPath: /data\n    volumeClaim:\n"
+               "      accessModes: [ReadWriteOnce]\n      storageClass: fast\n"));
+  REQUIRE(claim.size() == 1);
+  CHECK(claim[0].rule == "schema/unknown-field");
+  CHECK(claim[0].field == "spec.volumes[0].volumeClaim.storageClass");
+  CHECK(claim[0].mark.line == 10);
+  CHECK(Lint(Job("  volumes:\n  - mountPath: /data\n    volumeClaim:\n"
+                 "      accessModes: [ReadWriteOnce]\n      storageClassName: fast\n"))
+            .empty());
+}
+
 TEST_CASE("volcano lint: kinds are told apart by apiVersion and kind") {
   SourceFile f = ParseSource(
       "mixed.yaml",
