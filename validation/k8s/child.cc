@@ -17,7 +17,7 @@ void ReportChildErrors(const ChildObject& child, const std::vector<FieldError>& 
     if (child.count > 1) {
       message += " (affects " + std::to_string(child.count) + " child " + child.kind + "s)";
     }
-    sink->ChildError(e.rule, child.base.empty() ? e.path : child.base + "." + e.path,
+    sink->ChildError(e.rule, child.base.empty() ? e.Where() : child.base + "." + e.Where(),
                      std::move(message), e.at);
   }
 }

@@ -22,6 +22,12 @@ struct FieldError {
   std::string value;   ///< Rendered as upstream renders it ("\"x\"", 70000); "" to omit.
   std::string detail;  ///< "" to omit.
   PointAt at = PointAt::kValue;
+  /// Where the finding points, relative to the validated object, when not at `path`: an error
+  /// about a map ("...resources.requests") points at its offending entry.
+  std::string locate = std::string();
+
+  /// Where the finding points: `locate`, or else `path`.
+  const std::string& Where() const { return locate.empty() ? path : locate; }
 
   /// The error as the API server prints it.
   std::string Text() const;
