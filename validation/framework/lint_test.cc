@@ -484,6 +484,36 @@ TEST_CASE("framework: each task role's pods are checked as the API server checks
       "name: worker";
   for (const Finding& f : Lint(Patched({{ps, placeholder}})))
     CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  // kubernetes/kubernetes validation_test.go TestValidateContainers (request above limit) and
+  // k8s.io/apimachinery quantity_test.go TestQuantityParse: no schema checks task.pod's
+  // quantities, so one that does not parse is reported too (the API server refuses the pod
+  // while decoding it); requests are compared with limits as quantities.
+  std::vector<Finding> resources;
+  for (const Finding& f : Lint(Patched(
+           {{ps,
+             "containers: [{name: tf, image: tf, resources: {limits: {memory: 4GB, cpu: "
+             "'{{FC_TASK_INDEX}}'}, requests: {memory: 1Gi}}}, {name: b, image: tf, "
+             "resources: {limits: {cpu: 500m}, requests: {cpu: '1'}}}]}}\n  - name: worker"}})))
+    if (f.rule.rfind("child/", 0) == 0) resources.push_back(f);
+  REQUIRE(resources.size() == 2);
+  CHECK(resources[0].rule == "child/resource-quantity");
+  CHECK(resources[0].field ==
+        "spec.taskRoles[0].task.pod.spec.containers[0].resources.limits[memory]");
+  CHECK(resources[0].message ==
+        "child Pod tf-ps-0 would be rejected: spec.containers[0].resources.limits[memory]: "
+        "Invalid value: \"4GB\": quantities must match the regular expression "
+        "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (affects 2 child Pods)");
+  CHECK(resources[1].rule == "child/resource-limit");
+  CHECK(resources[1].field ==
+        "spec.taskRoles[0].task.pod.spec.containers[1].resources.requests[cpu]");
+  CHECK(resources[1].message ==
+        "child Pod tf-ps-0 would be rejected: spec.containers[1].resources.requests: Invalid "
+        "value: \"1\": must be less than or equal to cpu limit of 500m (affects 2 child Pods)");
+  for (const Finding& f :
+       Lint(Patched({{ps,
+                      "containers: [{name: tf, image: tf, resources: {limits: {memory: 4Gi}, "
+                      "requests: {memory: 1Gi}}}]}}\n  - name: worker"}})))
+    CHECK(f.rule.rfind("child/", 0) == std::string::npos);
   // A role without tasks creates no pod.
   for (const Finding& f :
        Lint(Patched({{"taskNumber: 2", "taskNumber: 0"},

@@ -30,7 +30,7 @@ std::span<const RuleInfo> ChildRules() {
       {kChildRestartPolicy.id, S::kError, R::kChild,
        "The pod restartPolicy is not Always, OnFailure or Never."},
       {kChildDnsPolicy.id, S::kError, R::kChild,
-       "DnsPolicy is unsupported, or None without dnsConfig."},
+       "DnsPolicy is unsupported, None lacks nameservers, or dnsConfig breaks a limit."},
       {kChildToleration.id, S::kError, R::kChild,
        "A toleration's key, operator, value, effect or tolerationSeconds do not fit together."},
       {kChildJobRestartPolicy.id, S::kError, R::kChild,
@@ -41,6 +41,32 @@ std::span<const RuleInfo> ChildRules() {
        "A Job count or duration (parallelism, completions, backoffLimit...) is negative."},
       {kChildJobParallelism.id, S::kError, R::kChild,
        "An Indexed Job's parallelism is above 100000."},
+      {kChildResourceName.id, S::kError, R::kChild,
+       "A container resource is neither a standard resource nor an extended resource name."},
+      {kChildResourceQuantity.id, S::kError, R::kChild,
+       "A resource quantity does not parse, is negative, or is not whole where it must be."},
+      {kChildResourceLimit.id, S::kError, R::kChild,
+       "A request exceeds its limit, or an extended resource or hugepages request has no equal "
+       "limit."},
+      {kChildProbeSettings.id, S::kError, R::kChild,
+       "A probe's or hook's port, command, scheme, thresholds or durations are invalid."},
+      {kChildNodeSelector.id, S::kError, R::kChild,
+       "A nodeSelector key is not a label key, or its value not a label value."},
+      {kChildNodeAffinity.id, S::kError, R::kChild,
+       "A node affinity term is empty, or has a bad key, operator, values or weight."},
+      {kChildPodAffinity.id, S::kError, R::kChild,
+       "A pod (anti-)affinity term has no topologyKey, a bad label selector, or a bad weight."},
+      {kChildSecurityContext.id, S::kError, R::kChild,
+       "A user or group id is out of range, or a seccomp, procMount or fsGroupChangePolicy "
+       "setting is invalid."},
+      {kChildTemplateMetadata.id, S::kError, R::kChild,
+       "A pod template label or annotation key (or label value) is invalid, or the annotations "
+       "are too large."},
+      {kChildJobPodFailurePolicy.id, S::kError, R::kChild,
+       "A Job's podFailurePolicy rule lacks an action, operator, values or matcher, or has too "
+       "many parts."},
+      {kChildJobSuccessPolicy.id, S::kError, R::kChild,
+       "A Job's successPolicy has no rules, an empty rule, or a succeededCount out of range."},
   };
   return kRules;
 }
