@@ -212,7 +212,8 @@ class Validator {
       const Node* cs = Present(spec, list);
       if (!cs || !cs->is_seq()) continue;
       for (size_t i = 0; i < cs->items.size(); ++i) {
-        Container(cs->items[i], Index(std::string("spec.") + list, i), volumes, &names);
+        Container(cs->items[i], Index(std::string("spec.") + list, i), volumes, &names,
+                  std::string_view(list) == "initContainers");
       }
     }
     // Pod level.
@@ -272,10 +273,10 @@ class Validator {
     return names;
   }
 
-  // validateContainerCommon, then the name's uniqueness and the handlers (validateContainers),
-  // in upstream's order.
+  // validateContainerCommon, then the name's uniqueness and the handlers (validateContainers,
+  // validateInitContainers), in upstream's order.
   void Container(const Node& c, const std::string& at, const std::set<std::string>& volumes,
-                 std::set<std::string>* names) {
+                 std::set<std::string>* names, bool init) {
     if (!c.is_map()) return;
     const Node* name = Str(c, "name");
     if (name && name->text.empty()) {
@@ -306,6 +307,17 @@ class Validator {
     ContainerSecurityContext(c, at);
     if (name && !name->text.empty() && !names->insert(name->text).second && options_.duplicates) {
       Add(kChildContainerName, at + ".name", kDuplicate, GoQuote(name->text), "");
+    }
+    // An init container takes hooks and probes only as a sidecar (restartPolicy Always).
+    const Node* restart = Str(c, "restartPolicy");
+    if (init && !(restart && restart->text == "Always")) {
+      for (const char* field : {"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"}) {
+        if (Present(c, field)) {
+          Add(kChildProbeSettings, at + "." + field, "Forbidden", "",
+              "may not be set for init containers without restartPolicy=Always", PointAt::kKey);
+        }
+      }
+      return;
     }
     if (const Node* l = Present(c, "lifecycle"); l && l->is_map()) {
       for (const char* hook : {"postStart", "preStop"}) {

@@ -330,6 +330,13 @@ TEST_CASE("pod template: each check rejects what upstream rejects and accepts it
        {"[child/probe-settings] spec.containers[0].lifecycle.postStart.exec.command: Required "
         "value"},
        "{containers: [{name: a, image: x, lifecycle: {postStart: {exec: {command: [ls]}}}}]}"},
+      {"TestValidateInitContainers (probe on a regular init container)",
+       "{initContainers: [{name: init, image: x, readinessProbe: {tcpSocket: {port: 80}}}], "
+       "containers: [{name: a, image: x}]}",
+       {"[child/probe-settings] spec.initContainers[0].readinessProbe: Forbidden: may not be set "
+        "for init containers without restartPolicy=Always"},
+       "{initContainers: [{name: init, image: x, restartPolicy: Always, readinessProbe: "
+       "{tcpSocket: {port: 80}}}], containers: [{name: a, image: x}]}"},
       {"TestValidateSleepAction (longer than the grace period)",
        "{containers: [{name: a, image: x, lifecycle: {preStop: {sleep: {seconds: 60}}}}]}",
        {"[child/probe-settings] spec.containers[0].lifecycle.preStop.sleep: Invalid value: 60: "

@@ -49,7 +49,8 @@ std::span<const RuleInfo> ChildRules() {
        "A request exceeds its limit, or an extended resource or hugepages request has no equal "
        "limit."},
       {kChildProbeSettings.id, S::kError, R::kChild,
-       "A probe's or hook's port, command, scheme, thresholds or durations are invalid."},
+       "A probe's or hook's port, command, scheme or timing is invalid, or an init container "
+       "has one."},
       {kChildNodeSelector.id, S::kError, R::kChild,
        "A nodeSelector key is not a label key, or its value not a label value."},
       {kChildNodeAffinity.id, S::kError, R::kChild,
