@@ -234,6 +234,7 @@ class Validator {
       Affinity(*affinity);
     }
     DnsConfig(spec);
+    TopologySpread(spec);
     if (const Node* ts = Present(spec, "tolerations"); ts && ts->is_seq()) {
       for (size_t k = 0; k < ts->items.size(); ++k)
         Toleration(ts->items[k], Index("spec.tolerations", k));
@@ -665,6 +666,61 @@ class Validator {
     }
   }
 
+  // validateTopologySpreadConstraints (without matchLabelKeys, whose rules depend on feature
+  // gates).
+  void TopologySpread(const Node& spec) {
+    const Node* tscs = Present(spec, "topologySpreadConstraints");
+    if (!tscs || !tscs->is_seq()) return;
+    for (size_t i = 0; i < tscs->items.size(); ++i) {
+      const Node& c = tscs->items[i];
+      if (!c.is_map()) continue;
+      const std::string at = Index("spec.topologySpreadConstraints", i);
+      if (const Node* skew = Int(c, "maxSkew"); skew && skew->integer <= 0) {
+        Add(kChildTopologySpread, at + ".maxSkew", kInvalid, std::to_string(skew->integer),
+            "must be greater than zero");
+      }
+      const Node* key = Str(c, "topologyKey");
+      if (key && key->text.empty()) {
+        Add(kChildTopologySpread, at + ".topologyKey", kRequired, "", "can not be empty");
+      }
+      const Node* when = Str(c, "whenUnsatisfiable");
+      const std::string w = when ? when->text : "";
+      if (when && !OneOf(w, {"DoNotSchedule", "ScheduleAnyway"})) {
+        Add(kChildTopologySpread, at + ".whenUnsatisfiable", kUnsupported, GoQuote(w),
+            Supported({"DoNotSchedule", "ScheduleAnyway"}));
+      }
+      // ValidateSpreadConstraintNotRepeat: the first of a repeated pair is reported. The JobSet
+      // CRD keys the list by the pair, and rejects the repeat itself.
+      for (size_t j = i + 1; key && when && options_.duplicates && j < tscs->items.size(); ++j) {
+        const Node* k2 = Str(tscs->items[j], "topologyKey");
+        const Node* w2 = Str(tscs->items[j], "whenUnsatisfiable");
+        if (k2 && w2 && k2->text == key->text && w2->text == w) {
+          Add(kChildTopologySpread, at + ".{topologyKey, whenUnsatisfiable}", kDuplicate,
+              GoQuote("{" + key->text + ", " + w + "}"), "", PointAt::kValue, at);
+          break;
+        }
+      }
+      if (const Node* min = Int(c, "minDomains")) {
+        if (min->integer <= 0) {
+          Add(kChildTopologySpread, at + ".minDomains", kInvalid, std::to_string(min->integer),
+              "must be greater than zero");
+        }
+        if (w != "DoNotSchedule") {
+          Add(kChildTopologySpread, at + ".minDomains", kInvalid, std::to_string(min->integer),
+              "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not " + w);
+        }
+      }
+      for (const char* policy : {"nodeAffinityPolicy", "nodeTaintsPolicy"}) {
+        if (const Node* p = Str(c, policy); p && !OneOf(p->text, {"Honor", "Ignore"})) {
+          Add(kChildTopologySpread, at + "." + policy, kUnsupported, GoQuote(p->text),
+              Supported({"Honor", "Ignore"}));
+        }
+      }
+      if (const Node* sel = Present(c, "labelSelector"); sel && sel->is_map())
+        LabelSelector(*sel, at + ".labelSelector", kChildTopologySpread);
+    }
+  }
+
   // ValidateLabels on spec.nodeSelector: errors name the map, and point at the entry.
   void NodeSelector(const Node& spec) {
     const Node* ns = Present(spec, "nodeSelector");
@@ -840,7 +896,7 @@ class Validator {
     if (!term.is_map()) return;
     for (const char* selector : {"labelSelector", "namespaceSelector"}) {
       if (const Node* s = Present(term, selector); s && s->is_map())
-        LabelSelector(*s, at + "." + selector);
+        LabelSelector(*s, at + "." + selector, kChildPodAffinity);
     }
     if (const Node* namespaces = Present(term, "namespaces"); namespaces && namespaces->is_seq()) {
       for (const Node& ns : namespaces->items) {
@@ -864,7 +920,7 @@ class Validator {
 
   // metav1 validation ValidateLabelSelector: matchExpressions
   // (ValidateLabelSelectorRequirement), then matchLabels (ValidateLabels).
-  void LabelSelector(const Node& s, const std::string& at) {
+  void LabelSelector(const Node& s, const std::string& at, RuleId rule) {
     if (const Node* exprs = Present(s, "matchExpressions"); exprs && exprs->is_seq()) {
       for (size_t j = 0; j < exprs->items.size(); ++j) {
         const Node& rq = exprs->items[j];
@@ -876,25 +932,25 @@ class Validator {
         const size_t n = values && values->is_seq() ? values->items.size() : 0;
         if (op == "In" || op == "NotIn") {
           if (n == 0) {
-            Add(kChildPodAffinity, path + ".values", kRequired, "",
+            Add(rule, path + ".values", kRequired, "",
                 "must be specified when `operator` is 'In' or 'NotIn'", PointAt::kKey);
           }
         } else if (op == "Exists" || op == "DoesNotExist") {
           if (n > 0) {
-            Add(kChildPodAffinity, path + ".values", "Forbidden", "",
+            Add(rule, path + ".values", "Forbidden", "",
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
                 PointAt::kKey);
           }
         } else {
-          Add(kChildPodAffinity, path + ".operator", kInvalid, GoQuote(op),
-              "not a valid selector operator", op_node ? PointAt::kValue : PointAt::kKey);
+          Add(rule, path + ".operator", kInvalid, GoQuote(op), "not a valid selector operator",
+              op_node ? PointAt::kValue : PointAt::kKey);
         }
         const Node* key = Str(rq, "key");
         if (key && !Skip(key->text)) {
           for (const std::string& e : QualifiedNameErrors(key->text))
-            Add(kChildPodAffinity, path + ".key", kInvalid, GoQuote(key->text), e);
+            Add(rule, path + ".key", kInvalid, GoQuote(key->text), e);
         }
-        LabelValues(values, path + ".values", kChildPodAffinity);
+        LabelValues(values, path + ".values", rule);
       }
     }
     if (const Node* labels = Present(s, "matchLabels"); labels && labels->is_map()) {
@@ -902,12 +958,11 @@ class Validator {
       for (const MapEntry& e : labels->entries) {
         if (!Skip(e.key)) {
           for (const std::string& err : QualifiedNameErrors(e.key))
-            Add(kChildPodAffinity, path, kInvalid, GoQuote(e.key), err, PointAt::kKey,
-                Key(path, e.key));
+            Add(rule, path, kInvalid, GoQuote(e.key), err, PointAt::kKey, Key(path, e.key));
         }
         if (e.value.is_string() && !Skip(e.value.text)) {
           for (const std::string& err : LabelValueErrors(e.value.text))
-            Add(kChildPodAffinity, path, kInvalid, GoQuote(e.value.text), err, PointAt::kValue,
+            Add(rule, path, kInvalid, GoQuote(e.value.text), err, PointAt::kValue,
                 Key(path, e.key));
         }
       }

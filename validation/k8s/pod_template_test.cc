@@ -410,6 +410,31 @@ TEST_CASE("pod template: each check rejects what upstream rejects and accepts it
        "{affinity: {podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, "
        "podAffinityTerm: {labelSelector: {matchExpressions: [{key: app, operator: In, "
        "values: [w]}]}, topologyKey: zone}}]}}, containers: [{name: a, image: x}]}"},
+      {"TestValidateTopologySpreadConstraints (maxSkew and whenUnsatisfiable)",
+       "{topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: "
+       "donotschedule}], containers: [{name: a, image: x}]}",
+       {"[child/topology-spread] spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: "
+        "must be greater than zero",
+        "[child/topology-spread] spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported "
+        "value: \"donotschedule\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\""},
+       "{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule}], containers: [{name: a, image: x}]}"},
+      {"TestValidateTopologySpreadConstraints (minDomains with ScheduleAnyway)",
+       "{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "ScheduleAnyway, minDomains: 3}], containers: [{name: a, image: x}]}",
+       {"[child/topology-spread] spec.topologySpreadConstraints[0].minDomains: Invalid value: 3: "
+        "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"},
+       "{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule, minDomains: 3}], containers: [{name: a, image: x}]}"},
+      {"TestValidateTopologySpreadConstraints (repeated constraint)",
+       "{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule}, {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}], "
+       "containers: [{name: a, image: x}]}",
+       {"[child/topology-spread] spec.topologySpreadConstraints[0].{topologyKey, "
+        "whenUnsatisfiable}: Duplicate value: \"{zone, DoNotSchedule}\""},
+       "{topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: "
+       "DoNotSchedule}, {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}], "
+       "containers: [{name: a, image: x}]}"},
       // Security contexts (validatePodSpecSecurityContext, ValidateSecurityContext).
       {"TestValidatePodSpec (bad runAsUser)",
        "{securityContext: {runAsUser: -1}, containers: [{name: a, image: x}]}",

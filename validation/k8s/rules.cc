@@ -68,6 +68,8 @@ std::span<const RuleInfo> ChildRules() {
        "many parts."},
       {kChildJobSuccessPolicy.id, S::kError, R::kChild,
        "A Job's successPolicy has no rules, an empty rule, or a succeededCount out of range."},
+      {kChildTopologySpread.id, S::kError, R::kChild,
+       "A topology spread constraint has a bad maxSkew, key, action, minDomains or selector."},
   };
   return kRules;
 }

@@ -44,6 +44,7 @@ inline constexpr RuleId kChildSecurityContext{"child/security-context"};
 inline constexpr RuleId kChildTemplateMetadata{"child/template-metadata"};
 inline constexpr RuleId kChildJobPodFailurePolicy{"child/job-pod-failure-policy"};
 inline constexpr RuleId kChildJobSuccessPolicy{"child/job-success-policy"};
+inline constexpr RuleId kChildTopologySpread{"child/topology-spread"};
 
 /// The registry rows of the rules above, in the order `lint --list-rules` prints them.
 std::span<const RuleInfo> ChildRules();
