@@ -241,6 +241,7 @@ void ValidateChildPods(const Node& object, const Framework& fw, std::vector<Find
   FindingSink sink(object, out);
   PodTemplateOptions options;
   options.placeholders = true;
+  // Quantity syntax is the schema's (task.pod is checked against the pod template schema).
   for (size_t i = 0; i < roles->items.size() && i < fw.task_roles.size(); ++i) {
     const FrameworkTaskRole& role = fw.task_roles[i];
     const Node* pod = FindPath(roles->items[i], "task.pod");

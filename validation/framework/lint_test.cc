@@ -523,6 +523,30 @@ TEST_CASE("framework: each task role's pods are checked as the API server checks
       "name: worker";
   for (const Finding& f : Lint(Patched({{ps, placeholder}})))
     CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  // kubernetes/kubernetes validation_test.go TestValidateContainers (request above limit):
+  // requests are compared with limits as quantities. A quantity that does not parse is the pod
+  // template schema's error (the controller cannot decode task.pod), not repeated here.
+  std::vector<Finding> resources;
+  for (const Finding& f : Lint(Patched(
+           {{ps,
+             "containers: [{name: tf, image: tf, resources: {limits: {memory: 4GB}, requests: "
+             "{memory: 1Gi}}}, {name: b, image: tf, resources: {limits: {cpu: 500m}, requests: "
+             "{cpu: '1'}}}]}}\n  - name: worker"}})))
+    if (f.rule.rfind("child/", 0) == 0 || f.rule == "schema/invalid") resources.push_back(f);
+  REQUIRE(resources.size() == 2);
+  CHECK(resources[0].rule == "schema/invalid");
+  CHECK(resources[0].field ==
+        "spec.taskRoles[0].task.pod.spec.containers[0].resources.limits.memory");
+  CHECK(resources[1].rule == "child/resource-limit");
+  CHECK(resources[1].field == "spec.taskRoles[0].task.pod.spec.containers[1].resources.requests");
+  CHECK(resources[1].message ==
+        "child Pod tf-ps-0 would be rejected: spec.containers[1].resources.requests: Invalid "
+        "value: \"1\": must be less than or equal to cpu limit of 500m (affects 2 child Pods)");
+  for (const Finding& f :
+       Lint(Patched({{ps,
+                      "containers: [{name: tf, image: tf, resources: {limits: {memory: 4Gi}, "
+                      "requests: {memory: 1Gi}}}]}}\n  - name: worker"}})))
+    CHECK(f.rule.rfind("child/", 0) == std::string::npos);
   // A role without tasks creates no pod.
   for (const Finding& f :
        Lint(Patched({{"taskNumber: 2", "taskNumber: 0"},

@@ -160,6 +160,57 @@ TEST_CASE("jobset children: what the controller and the webhook add is taken int
   CHECK(LintChildren(JobSet(kExample, 1, "  managedBy: example.com/other\n")).empty());
 }
 
+TEST_CASE("jobset children: an error about a map points at its entry, in every Job's template") {
+  // kubernetes/kubernetes validation_test.go TestValidateContainers (request above limit): the
+  // API server names the requests map; the finding is at the request's line.
+  std::vector<Finding> f =
+      LintChildren(JobSet("            containers:\n"
+                          "            - name: a\n"
+                          "              image: x\n"
+                          "              resources:\n"
+                          "                limits: {cpu: 1, nvidia.com/gpu: 2}\n"
+                          "                requests: {cpu: 2, nvidia.com/gpu: 2}\n"
+                          "            restartPolicy: Never\n",
+                          2));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rule == "child/resource-limit");
+  CHECK(f[0].mark.line == 18);
+  // The field is the one the API server names; the position is the entry's.
+  CHECK(f[0].field ==
+        "spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests");
+  CHECK(f[0].message ==
+        "child Job js-workers-0 would be rejected: "
+        "spec.template.spec.containers[0].resources.requests: Invalid value: \"2\": must be less "
+        "than or equal to cpu limit of 1 (affects 2 child Jobs)");
+}
+
+TEST_CASE("jobset children: podFailurePolicy, without what the job-template rules report") {
+  // kubernetes/kubernetes pkg/apis/batch/validation/validation_test.go TestValidateJob: values
+  // must be ordered. An unsupported action and exit code 0 with In are the job-template/*
+  // rules' errors, not repeated by child/job-pod-failure-policy.
+  auto with = [](const std::string& pfp) {
+    std::string yaml =
+        JobSet("            restartPolicy: Never\n            containers: [{name: a, image: x}]\n");
+    yaml.replace(yaml.find("        template:\n"), 0, "        podFailurePolicy: " + pfp + "\n");
+    return yaml;
+  };
+  std::vector<Finding> f = LintChildren(
+      with("{rules: [{action: FailJob, onExitCodes: {operator: In, values: [42, 3]}}]}"));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rule == "child/job-pod-failure-policy");
+  CHECK(f[0].message ==
+        "child Job js-workers-0 would be rejected: "
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [42,3]: must be "
+        "ordered");
+  CHECK(LintChildren(with("{rules: [{action: FailJob, onExitCodes: {operator: In, values: [3, "
+                          "42]}}]}"))
+            .empty());
+  for (const Finding& g : LintChildren(with("{rules: [{action: failjob, onExitCodes: {operator: "
+                                            "In, values: [0]}}]}"))) {
+    CHECK(g.rule.rfind("job-template/", 0) == 0);
+  }
+}
+
 TEST_CASE("jobset children: the JobSet's own Indexed default makes completions required") {
   std::string yaml = JobSet("            containers: [{name: a, image: x}]\n");
   yaml.replace(yaml.find("        template:\n"), 0, "        parallelism: 4\n");

@@ -22,12 +22,15 @@ struct FieldError {
   std::string value;   ///< Rendered as upstream renders it ("\"x\"", 70000); "" to omit.
   std::string detail;  ///< "" to omit.
   PointAt at = PointAt::kValue;
-  /// Where the finding sits when that is not `path` (relative to the child, like `path`): a
-  /// required field the file does not hold is reported at the field that requires it. "" for
-  /// `path` itself.
+  /// Where the finding points, relative to the child like `path`, when not at `path`: an error
+  /// about a map ("...resources.requests") points at its offending entry, and a required field
+  /// the file does not hold at the field that requires it. "" for `path` itself.
   std::string locate = {};
   /// A hint for the reader ("" for none), e.g. that the offending value is a default.
   std::string note = {};
+
+  /// Where the finding points: `locate`, or else `path`.
+  const std::string& Where() const { return locate.empty() ? path : locate; }
 
   /// The error as the API server prints it.
   std::string Text() const;

@@ -105,6 +105,133 @@ void ValidatePodFailurePolicy(const Node& job_spec, const Node& pfp, std::vector
   }
 }
 
+// field.TooMany's text.
+std::string AtMost(int n) { return "must have at most " + std::to_string(n) + " items"; }
+
+// validatePodFailurePolicy, in the parts ValidatePodFailurePolicy does not report (the
+// job-template/* rules: unsupported actions and operators, FailIndex without
+// backoffLimitPerIndex, unknown containers, exit code 0 with In, more than 255 exit codes).
+// Repeated exit codes are left to the CRD schema too (onExitCodes.values is a set).
+void PodFailurePolicy(const Node& pfp, std::vector<FieldError>* out) {
+  const Node* rules = pfp.Find("rules");
+  if (!rules || !rules->is_seq()) return;
+  const std::string rules_path = "spec.podFailurePolicy.rules";
+  if (rules->items.size() > 20) {
+    out->push_back({kChildJobPodFailurePolicy, rules_path, "Too many",
+                    std::to_string(rules->items.size()), AtMost(20)});
+  }
+  for (size_t i = 0; i < rules->items.size(); ++i) {
+    const Node& rule = rules->items[i];
+    if (!rule.is_map()) continue;
+    const std::string path = Index(rules_path, i);
+    if (const Node* action = rule.Find("action");
+        action && action->is_string() && action->text.empty()) {
+      out->push_back({kChildJobPodFailurePolicy, path + ".action", "Required value", "",
+                      "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"});
+    }
+    const Node* codes = rule.Find("onExitCodes");
+    if (codes && codes->is_null()) codes = nullptr;
+    if (codes && codes->is_map()) {
+      const std::string codes_path = path + ".onExitCodes";
+      if (const Node* op = codes->Find("operator"); op && op->is_string() && op->text.empty()) {
+        out->push_back({kChildJobPodFailurePolicy, codes_path + ".operator", "Required value", "",
+                        "valid values: [\"In\" \"NotIn\"]"});
+      }
+      if (const Node* values = codes->Find("values"); values && values->is_seq()) {
+        if (values->items.empty()) {
+          out->push_back({kChildJobPodFailurePolicy, codes_path + ".values", "Invalid value", "[]",
+                          "at least one value is required"});
+        }
+        bool ordered = true;
+        for (size_t j = 1; j < values->items.size(); ++j) {
+          const Node& a = values->items[j - 1];
+          const Node& b = values->items[j];
+          if (a.is_int() && b.is_int() && a.integer > b.integer) ordered = false;
+        }
+        if (!ordered) {
+          out->push_back({kChildJobPodFailurePolicy, codes_path + ".values", "Invalid value",
+                          CompactJson(*values), "must be ordered"});
+        }
+      }
+    }
+    const Node* conditions = rule.Find("onPodConditions");
+    const size_t n_conditions = conditions && conditions->is_seq() ? conditions->items.size() : 0;
+    if (n_conditions > 20) {
+      out->push_back({kChildJobPodFailurePolicy, path + ".onPodConditions", "Too many",
+                      std::to_string(n_conditions), AtMost(20)});
+    }
+    for (size_t j = 0; j < n_conditions; ++j) {
+      const Node& pattern = conditions->items[j];
+      const std::string pattern_path = Index(path + ".onPodConditions", j);
+      if (const Node* type = pattern.Find("type"); type && type->is_string()) {
+        for (const std::string& e : QualifiedNameErrors(type->text))
+          out->push_back({kChildJobPodFailurePolicy, pattern_path + ".type", "Invalid value",
+                          GoQuote(type->text), e});
+      }
+      // SetDefaults_Job gives an empty status True.
+      const Node* status = pattern.Find("status");
+      if (status && status->is_string() && !status->text.empty() && status->text != "True" &&
+          status->text != "False" && status->text != "Unknown") {
+        out->push_back({kChildJobPodFailurePolicy, pattern_path + ".status", "Unsupported value",
+                        GoQuote(status->text),
+                        "supported values: \"False\", \"True\", \"Unknown\""});
+      }
+    }
+    if (codes && n_conditions > 0) {
+      out->push_back({kChildJobPodFailurePolicy, path, "Invalid value", "",
+                      "specifying both OnExitCodes and OnPodConditions is not supported"});
+    }
+    if (!codes && n_conditions == 0) {
+      out->push_back({kChildJobPodFailurePolicy, path, "Invalid value", "",
+                      "specifying one of OnExitCodes and OnPodConditions is required",
+                      PointAt::kKey});
+    }
+  }
+}
+
+// validateSuccessPolicy (an Indexed Job's: the JobSet webhook defaults completionMode to
+// Indexed), without the succeededIndexes grammar.
+void SuccessPolicy(const Node& job_spec, const Node& sp, std::vector<FieldError>* out) {
+  const Node* mode = job_spec.Find("completionMode");
+  if (mode && mode->is_string() && mode->text != "Indexed") return;
+  const Node* rules = sp.Find("rules");
+  const size_t n = rules && rules->is_seq() ? rules->items.size() : 0;
+  const std::string rules_path = "spec.successPolicy.rules";
+  if (n == 0) {
+    out->push_back({kChildJobSuccessPolicy, rules_path, "Required value", "",
+                    "at least one rules must be specified when the successPolicy is specified",
+                    PointAt::kKey});
+  }
+  if (n > 20) {
+    out->push_back({kChildJobSuccessPolicy, rules_path, "Too many", std::to_string(n), AtMost(20)});
+  }
+  const Node* completions = Int(job_spec, "completions");
+  for (size_t i = 0; i < n; ++i) {
+    const Node& rule = rules->items[i];
+    if (!rule.is_map()) continue;
+    const std::string path = Index(rules_path, i);
+    const Node* count = rule.Find("succeededCount");
+    const Node* indexes = rule.Find("succeededIndexes");
+    if ((!count || count->is_null()) && (!indexes || indexes->is_null())) {
+      out->push_back({kChildJobSuccessPolicy, path, "Required value", "",
+                      "at least one of succeededCount or succeededIndexes must be specified",
+                      PointAt::kKey});
+    }
+    if (count && count->is_int()) {
+      if (count->integer < 0) {
+        out->push_back({kChildJobSuccessPolicy, path + ".succeededCount", "Invalid value",
+                        std::to_string(count->integer), "must be greater than or equal to 0"});
+      }
+      if (completions && count->integer > completions->integer) {
+        out->push_back({kChildJobSuccessPolicy, path + ".succeededCount", "Invalid value",
+                        std::to_string(count->integer),
+                        "must be less than or equal to " + std::to_string(completions->integer) +
+                            " (the number of specified completions)"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateOptions& options) {
@@ -175,10 +302,15 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
                      GoQuote(prp->text), Supported({"Failed", "TerminatingOrFailed"})});
     }
   }
+  if (pfp && pfp->is_map()) PodFailurePolicy(*pfp, &out);
+  if (const Node* sp = job_spec.Find("successPolicy"); sp && sp->is_map()) {
+    SuccessPolicy(job_spec, *sp, &out);
+  }
   const Node* tmpl = job_spec.Find("template");
   if (!tmpl || !tmpl->is_map()) return out;
   for (FieldError& e : ValidatePodTemplateSpec(*tmpl, options)) {
     e.path = "spec.template." + e.path;
+    if (!e.locate.empty()) e.locate = "spec.template." + e.locate;
     out.push_back(std::move(e));
   }
   // A Job's pods are OnFailure or Never; the core default (Always) for an empty one counts.

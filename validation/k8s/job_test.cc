@@ -80,6 +80,90 @@ TEST_CASE("job: each check rejects what upstream rejects and accepts its twin") 
         "equal to 0"},
        "{parallelism: 0, backoffLimit: 0}",
        never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0].action:Required value",
+       "{podFailurePolicy: {rules: [{action: '', onPodConditions: [{type: DisruptionTarget, "
+       "status: 'True'}]}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0].action: Required value: "
+        "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"},
+       "{podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget, "
+       "status: 'True'}]}]}}",
+       never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0].onExitCodes.values:must be ordered",
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42, "
+       "3]}}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0].onExitCodes.values: "
+        "Invalid value: [42,3]: must be ordered"},
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [3, "
+       "42]}}]}}",
+       never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0].onExitCodes.values:at least one value is "
+       "required",
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: NotIn, values: "
+       "[]}}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0].onExitCodes.values: "
+        "Invalid value: []: at least one value is required"},
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: NotIn, values: "
+       "[0]}}]}}",
+       never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0]:specifying one of OnExitCodes and "
+       "OnPodConditions is required",
+       "{podFailurePolicy: {rules: [{action: FailJob}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0]: Invalid value: "
+        "specifying one of OnExitCodes and OnPodConditions is required"},
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: "
+       "[1]}}]}}",
+       never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0]:specifying both OnExitCodes and "
+       "OnPodConditions is not supported",
+       "{podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [1]}, "
+       "onPodConditions: [{type: DisruptionTarget, status: 'True'}]}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0]: Invalid value: "
+        "specifying both OnExitCodes and OnPodConditions is not supported"},
+       "{podFailurePolicy: {rules: [{action: FailJob, onPodConditions: [{type: DisruptionTarget, "
+       "status: 'True'}]}]}}",
+       never},
+      {"TestValidateJob spec.podFailurePolicy.rules[0].onPodConditions[0].status:Unsupported "
+       "value",
+       "{podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget, "
+       "status: Maybe}, {type: Ready, status: ''}]}]}}",
+       never,
+       {"[child/job-pod-failure-policy] spec.podFailurePolicy.rules[0].onPodConditions[0].status: "
+        "Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\""},
+       "{podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget, "
+       "status: Unknown}, {type: Ready}]}]}}",
+       never},
+      {"TestValidateJob spec.successPolicy.rules:Required value",
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: []}}",
+       never,
+       {"[child/job-success-policy] spec.successPolicy.rules: Required value: at least one rules "
+        "must be specified when the successPolicy is specified"},
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: "
+       "[{succeededIndexes: 0-1}]}}",
+       never},
+      {"TestValidateJob spec.successPolicy.rules[0]:at least one of succeededCount or "
+       "succeededIndexes must be specified",
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: [{}]}}",
+       never,
+       {"[child/job-success-policy] spec.successPolicy.rules[0]: Required value: at least one of "
+        "succeededCount or succeededIndexes must be specified"},
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: "
+       "[{succeededCount: 1}]}}",
+       never},
+      {"TestValidateJob spec.successPolicy.rules[0].succeededCount:must be less than or equal to "
+       "the completions",
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: "
+       "[{succeededCount: 5}]}}",
+       never,
+       {"[child/job-success-policy] spec.successPolicy.rules[0].succeededCount: Invalid value: 5: "
+        "must be less than or equal to 4 (the number of specified completions)"},
+       "{completionMode: Indexed, completions: 4, parallelism: 4, successPolicy: {rules: "
+       "[{succeededCount: 4}]}}",
+       never},
   };
   for (const Case& c : cases) {
     CAPTURE(c.upstream);

@@ -2,8 +2,8 @@
 // (kubernetes/kubernetes pkg/apis/core/validation/validation.go ValidatePodTemplateSpec and
 // ValidatePodSpec): the checks users commonly hit, with the API server's own texts. The
 // template is read as the API server sees it after defaulting: an absent or empty enum field
-// (restartPolicy, dnsPolicy, imagePullPolicy, protocol, ...) takes its valid default and is
-// not reported.
+// (restartPolicy, dnsPolicy, imagePullPolicy, protocol, ...) and a zero probe period, timeout
+// or threshold take their valid defaults and are not reported.
 #pragma once
 
 #include <string>
@@ -26,6 +26,13 @@ struct PodTemplateOptions {
   /// Values holding a "{{" placeholder are replaced before the child is created
   /// (FrameworkController's {{FC_TASK_INDEX}} ...): skip them.
   bool placeholders = false;
+  /// Report resource quantities that do not parse. kube-apiserver refuses them while decoding the
+  /// object (400, before validation); off where the parent's CRD schema already matches every
+  /// quantity against the Kubernetes quantity pattern (JobSet, Volcano).
+  bool quantity_syntax = false;
+  /// Allow `lifecycle.*.sleep.seconds: 0` (the PodLifecycleSleepActionAllowZero feature gate,
+  /// on in kube-apiserver). Volcano's webhook validates with it off.
+  bool zero_sleep = true;
   /// Volume names the controller adds to the pod (a JobSet's volumeClaimPolicies templates
   /// that some container mounts), which volumeMounts may name.
   std::vector<std::string> added_volumes;

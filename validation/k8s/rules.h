@@ -33,6 +33,18 @@ inline constexpr RuleId kChildJobRestartPolicy{"child/job-restart-policy"};
 inline constexpr RuleId kChildJobCompletions{"child/job-completions"};
 inline constexpr RuleId kChildJobNegativeValue{"child/job-negative-value"};
 inline constexpr RuleId kChildJobParallelism{"child/job-parallelism"};
+inline constexpr RuleId kChildResourceName{"child/resource-name"};
+inline constexpr RuleId kChildResourceQuantity{"child/resource-quantity"};
+inline constexpr RuleId kChildResourceLimit{"child/resource-limit"};
+inline constexpr RuleId kChildProbeSettings{"child/probe-settings"};
+inline constexpr RuleId kChildNodeSelector{"child/node-selector"};
+inline constexpr RuleId kChildNodeAffinity{"child/node-affinity"};
+inline constexpr RuleId kChildPodAffinity{"child/pod-affinity"};
+inline constexpr RuleId kChildSecurityContext{"child/security-context"};
+inline constexpr RuleId kChildTemplateMetadata{"child/template-metadata"};
+inline constexpr RuleId kChildJobPodFailurePolicy{"child/job-pod-failure-policy"};
+inline constexpr RuleId kChildJobSuccessPolicy{"child/job-success-policy"};
+inline constexpr RuleId kChildTopologySpread{"child/topology-spread"};
 // The podFailurePolicy and per-index fields of a Job template (ValidateJob's validateJobSpec,
 // validatePodFailurePolicy, validatePodReplacementPolicy). Their ids keep the group JobSet users
 // configure them by.

@@ -198,9 +198,10 @@ bool ValidatePodTemplate(const Node& object, const Node& task, const std::string
   if (!tmpl || !tmpl->is_map()) return false;
   PodTemplateOptions options;
   options.legacy_env_names = true;
+  options.zero_sleep = false;
   std::vector<std::pair<std::string, std::string>> errs;  // (where, "<path>: <error>")
   for (const FieldError& e : ValidatePodTemplateSpec(*tmpl, options))
-    errs.emplace_back("template." + e.path, "template." + e.Text());
+    errs.emplace_back("template." + e.Where(), "template." + e.Text());
   std::string prefix = "spec.task[" + std::to_string(index) + "].";
   std::string fragment = prefix;
   for (const auto& [where, text] : errs) fragment += text + ". ";

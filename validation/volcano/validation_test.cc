@@ -258,6 +258,52 @@ TEST_CASE("volcano create: the rest of ValidatePodTemplate, as the webhook runs 
                            "          env: [{name: ABC}]\n")));
 }
 
+TEST_CASE(
+    "volcano create: resources, probes and scheduling, as the webhook's ValidatePodTemplate") {
+  // kubernetes/kubernetes validation_test.go TestValidateContainers (request above limit),
+  // TestValidateSleepAction (zero seconds with the PodLifecycleSleepActionAllowZero gate off, as
+  // in the webhook) and TestValidatePod (invalid node selector operator): one fragment, at
+  // the offending entries.
+  auto task = [](const std::string& pod) {
+    return "  - name: w\n    replicas: 1\n    template:\n      spec:\n" + pod;
+  };
+  Findings fs = Lint(Job("", task("        containers:\n        - name: c\n          image: i\n"
+                                  "          resources:\n            limits: {cpu: 1}\n"
+                                  "            requests: {cpu: 2}\n"
+                                  "          lifecycle: {preStop: {sleep: {seconds: 0}}}\n"
+                                  "        affinity: {nodeAffinity: "
+                                  "{requiredDuringSchedulingIgnoredDuringExecution: "
+                                  "{nodeSelectorTerms: [{matchExpressions: [{key: zone, "
+                                  "operator: in, values: [a]}]}]}}}\n")));
+  std::vector<std::string> fields;
+  for (const Finding& f : fs) {
+    if (f.rule == "volcano/pod-template") fields.push_back(f.field);
+  }
+  CHECK(fields == std::vector<std::string>{
+                      "spec.tasks[0].template.spec.containers[0].resources.requests[cpu]",
+                      "spec.tasks[0].template.spec.containers[0].lifecycle.preStop.sleep.seconds",
+                      "spec.tasks[0].template.spec.affinity.nodeAffinity.requiredDuringScheduling"
+                      "IgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator"});
+  CHECK(VolcanoCreateMessage(fs) ==
+        "spec.task[0].template.spec.containers[0].resources.requests: Invalid value: \"2\": "
+        "must be less than or equal to cpu limit of 1. "
+        "template.spec.containers[0].lifecycle.preStop.sleep: Invalid value: 0: must be greater "
+        "than 0 and less than terminationGracePeriodSeconds (30). Enable "
+        "AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.. "
+        "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+        "nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: \"in\": not a valid "
+        "selector operator.");
+  for (const Finding& f : fs) CHECK(f.rule.rfind("child/", 0) == std::string::npos);
+  ExpectClean(Job("", task("        containers:\n        - name: c\n          image: i\n"
+                           "          resources:\n            limits: {cpu: 2}\n"
+                           "            requests: {cpu: 2}\n"
+                           "          lifecycle: {preStop: {sleep: {seconds: 5}}}\n"
+                           "        affinity: {nodeAffinity: "
+                           "{requiredDuringSchedulingIgnoredDuringExecution: "
+                           "{nodeSelectorTerms: [{matchExpressions: [{key: zone, "
+                           "operator: In, values: [a]}]}]}}}\n")));
+}
+
 TEST_CASE("volcano create: empty containers, whole-core CPU with a topology policy") {
   ExpectError(Job("",
                   "  - name: w\n    replicas: 1\n    template:\n      spec:\n"
