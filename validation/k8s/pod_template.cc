@@ -801,45 +801,52 @@ class Validator {
     }
   }
 
+  // One requirement of a selector's matchExpressions: ValidateNodeSelectorRequirement when
+  // `numeric_operators` (Gt and Lt take one value), else metav1's
+  // ValidateLabelSelectorRequirement (Gt and Lt are not operators). The values are label values
+  // when `check_values`.
+  void SelectorRequirement(const Node& rq, const std::string& path, RuleId rule,
+                           bool numeric_operators, bool check_values) {
+    if (!rq.is_map()) return;
+    const Node* op_node = Str(rq, "operator");
+    const std::string op = op_node ? op_node->text : "";
+    const Node* values = Present(rq, "values");
+    const size_t n = values && values->is_seq() ? values->items.size() : 0;
+    if (op == "In" || op == "NotIn") {
+      if (n == 0) {
+        Add(rule, path + ".values", kRequired, "",
+            "must be specified when `operator` is 'In' or 'NotIn'", PointAt::kKey);
+      }
+    } else if (op == "Exists" || op == "DoesNotExist") {
+      if (n > 0) {
+        Add(rule, path + ".values", "Forbidden", "",
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'", PointAt::kKey);
+      }
+    } else if (numeric_operators && (op == "Gt" || op == "Lt")) {
+      if (n != 1) {
+        Add(rule, path + ".values", kRequired, "",
+            "must be specified single value when `operator` is 'Lt' or 'Gt'", PointAt::kKey);
+      }
+    } else {
+      Add(rule, path + ".operator", kInvalid, GoQuote(op), "not a valid selector operator",
+          op_node ? PointAt::kValue : PointAt::kKey);
+    }
+    const Node* key = Str(rq, "key");
+    if (key && !Skip(key->text)) {
+      for (const std::string& e : QualifiedNameErrors(key->text))
+        Add(rule, path + ".key", kInvalid, GoQuote(key->text), e);
+    }
+    if (check_values) LabelValues(values, path + ".values", rule);
+  }
+
   // ValidateNodeSelectorTerm: matchExpressions (ValidateNodeSelectorRequirement) and matchFields
   // (ValidateNodeFieldSelectorRequirement).
   void NodeSelectorTerm(const Node& term, const std::string& at, bool allow_invalid_values) {
     if (!term.is_map()) return;
     if (const Node* exprs = Present(term, "matchExpressions"); exprs && exprs->is_seq()) {
       for (size_t j = 0; j < exprs->items.size(); ++j) {
-        const Node& rq = exprs->items[j];
-        if (!rq.is_map()) continue;
-        const std::string path = Index(at + ".matchExpressions", j);
-        const Node* op_node = Str(rq, "operator");
-        const std::string op = op_node ? op_node->text : "";
-        const Node* values = Present(rq, "values");
-        const size_t n = values && values->is_seq() ? values->items.size() : 0;
-        if (op == "In" || op == "NotIn") {
-          if (n == 0) {
-            Add(kChildNodeAffinity, path + ".values", kRequired, "",
-                "must be specified when `operator` is 'In' or 'NotIn'", PointAt::kKey);
-          }
-        } else if (op == "Exists" || op == "DoesNotExist") {
-          if (n > 0) {
-            Add(kChildNodeAffinity, path + ".values", "Forbidden", "",
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                PointAt::kKey);
-          }
-        } else if (op == "Gt" || op == "Lt") {
-          if (n != 1) {
-            Add(kChildNodeAffinity, path + ".values", kRequired, "",
-                "must be specified single value when `operator` is 'Lt' or 'Gt'", PointAt::kKey);
-          }
-        } else {
-          Add(kChildNodeAffinity, path + ".operator", kInvalid, GoQuote(op),
-              "not a valid selector operator", op_node ? PointAt::kValue : PointAt::kKey);
-        }
-        const Node* key = Str(rq, "key");
-        if (key && !Skip(key->text)) {
-          for (const std::string& e : QualifiedNameErrors(key->text))
-            Add(kChildNodeAffinity, path + ".key", kInvalid, GoQuote(key->text), e);
-        }
-        if (!allow_invalid_values) LabelValues(values, path + ".values", kChildNodeAffinity);
+        SelectorRequirement(exprs->items[j], Index(at + ".matchExpressions", j), kChildNodeAffinity,
+                            /*numeric_operators=*/true, /*check_values=*/!allow_invalid_values);
       }
     }
     if (const Node* fields = Present(term, "matchFields"); fields && fields->is_seq()) {
@@ -923,34 +930,8 @@ class Validator {
   void LabelSelector(const Node& s, const std::string& at, RuleId rule) {
     if (const Node* exprs = Present(s, "matchExpressions"); exprs && exprs->is_seq()) {
       for (size_t j = 0; j < exprs->items.size(); ++j) {
-        const Node& rq = exprs->items[j];
-        if (!rq.is_map()) continue;
-        const std::string path = Index(at + ".matchExpressions", j);
-        const Node* op_node = Str(rq, "operator");
-        const std::string op = op_node ? op_node->text : "";
-        const Node* values = Present(rq, "values");
-        const size_t n = values && values->is_seq() ? values->items.size() : 0;
-        if (op == "In" || op == "NotIn") {
-          if (n == 0) {
-            Add(rule, path + ".values", kRequired, "",
-                "must be specified when `operator` is 'In' or 'NotIn'", PointAt::kKey);
-          }
-        } else if (op == "Exists" || op == "DoesNotExist") {
-          if (n > 0) {
-            Add(rule, path + ".values", "Forbidden", "",
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                PointAt::kKey);
-          }
-        } else {
-          Add(rule, path + ".operator", kInvalid, GoQuote(op), "not a valid selector operator",
-              op_node ? PointAt::kValue : PointAt::kKey);
-        }
-        const Node* key = Str(rq, "key");
-        if (key && !Skip(key->text)) {
-          for (const std::string& e : QualifiedNameErrors(key->text))
-            Add(rule, path + ".key", kInvalid, GoQuote(key->text), e);
-        }
-        LabelValues(values, path + ".values", rule);
+        SelectorRequirement(exprs->items[j], Index(at + ".matchExpressions", j), rule,
+                            /*numeric_operators=*/false, /*check_values=*/true);
       }
     }
     if (const Node* labels = Present(s, "matchLabels"); labels && labels->is_map()) {
