@@ -281,11 +281,12 @@ std::string RequestWords(const VolcanoJob& job, const VolcanoEventOutcome& e) {
 
 json PodsJson(const VolcanoJob& job, const VolcanoState& s) {
   json pods = json::object();
-  for (size_t t = 0; t < job.tasks.size() && t < s.pods.size(); ++t) {
+  for (size_t t = 0; t < job.tasks.size(); ++t) {
     json counts = json::object();
-    for (const VolcanoPod& p : s.pods[t]) {
-      std::string phase(VolcanoPodPhaseName(p.phase));
-      counts[phase] = counts.value(phase, 0) + 1;
+    const VolcanoPodCounts c = s.pods.TaskCounts(static_cast<int>(t));
+    for (size_t p = 0; p < c.n.size(); ++p) {
+      if (c.n[p] > 0)
+        counts[std::string(VolcanoPodPhaseName(static_cast<VolcanoPodPhase>(p)))] = c.n[p];
     }
     pods[job.tasks[t].name] = std::move(counts);
   }

@@ -150,17 +150,10 @@ bool IsFinalVolcanoPhase(VolcanoPhase phase) {
          phase == VolcanoPhase::kFailed;
 }
 
-std::string_view VolcanoPodPhaseName(VolcanoPodPhase phase) {
-  static constexpr std::string_view names[] = {"Pending", "Running", "Succeeded", "Failed",
-                                               "Deleted"};
-  return names[static_cast<int>(phase)];
-}
-
-VolcanoState InitialVolcanoState(const VolcanoJob& job) {
+VolcanoState InitialVolcanoState(const VolcanoJob& job, int64_t version) {
   VolcanoState s;
-  for (const VolcanoTask& t : job.tasks) {
-    s.pods.emplace_back(static_cast<size_t>(std::max<int64_t>(t.replicas, 0)), VolcanoPod{});
-  }
+  s.version = version;
+  s.pods = VolcanoPods(job, version);
   return s;
 }
 
@@ -169,39 +162,20 @@ namespace {
 using Phase = VolcanoPhase;
 using PodPhase = VolcanoPodPhase;
 
-bool Finished(PodPhase p) { return p == PodPhase::kSucceeded || p == PodPhase::kFailed; }
-
-// Pod counts over the whole job.
-struct Counts {
-  int64_t total = 0, pending = 0, running = 0, succeeded = 0, failed = 0;
-};
-
-Counts Count(const VolcanoJob& job, const VolcanoState& s) {
-  Counts c;
-  for (size_t t = 0; t < s.pods.size(); ++t) {
-    c.total += std::max<int64_t>(job.tasks[t].replicas, 0);
-    for (const VolcanoPod& p : s.pods[t]) {
-      c.pending += p.phase == PodPhase::kPending;
-      c.running += p.phase == PodPhase::kRunning;
-      c.succeeded += p.phase == PodPhase::kSucceeded;
-      c.failed += p.phase == PodPhase::kFailed;
-    }
-  }
-  return c;
-}
-
 // Kill every pod (state/*.go "killJob"): soft or not, Succeeded and Failed pods may be kept.
 void KillAll(VolcanoState* s, bool keep_finished) {
-  for (auto& task : s->pods)
-    for (VolcanoPod& p : task)
-      if (!(keep_finished && Finished(p.phase))) p.phase = PodPhase::kDeleted;
+  if (keep_finished) {
+    s->pods.KillAlive();
+  } else {
+    s->pods.KillAll();
+  }
   ++s->version;
 }
 
 // The pods a target action acts on: [first, last) of `task`.
 std::pair<int64_t, int64_t> TargetRange(const VolcanoJob& job, const VolcanoState& s,
                                         VolcanoAction a, const VolcanoRequest& r) {
-  int64_t n = static_cast<int64_t>(s.pods[r.task].size());
+  int64_t n = s.pods.Replicas(r.task);
   if (a == VolcanoAction::kRestartTask || r.index < 0) return {0, n};
   const VolcanoTask& t = job.tasks[r.task];
   if (a == VolcanoAction::kRestartPartition && t.has_partition && t.partition.partition_size > 0) {
@@ -215,45 +189,44 @@ std::pair<int64_t, int64_t> TargetRange(const VolcanoJob& job, const VolcanoStat
 void KillTarget(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r) {
   if (r.task < 0) return;  // Unknown carries no task: nothing to target.
   auto [first, last] = TargetRange(job, *s, a, r);
-  for (int64_t i = first; i < last; ++i) s->pods[r.task][i].phase = PodPhase::kDeleted;
+  if (first == 0 && last == s->pods.Replicas(r.task)) {
+    s->pods.KillTask(r.task);
+  } else if (last - first > 1) {
+    s->pods.KillPartition(r.task, first / job.tasks[r.task].partition.partition_size);
+  } else if (last > first) {
+    s->pods.SetPod(r.task, first, {PodPhase::kDeleted, s->pods.Pod(r.task, first).version});
+  }
 }
 
 // Recreates the missing pods at the current version; they run (the cluster schedules them).
-void CreateMissing(VolcanoState* s) {
-  for (auto& task : s->pods)
-    for (VolcanoPod& p : task)
-      if (p.phase == PodPhase::kDeleted) p = VolcanoPod{PodPhase::kRunning, s->version};
-}
+void CreateMissing(VolcanoState* s) { s->pods.Recreate(s->version); }
 
 // Pending/Running states, any other action: sync, then the phase checks.
 void Sync(const VolcanoJob& job, VolcanoState* s) {
   CreateMissing(s);
-  Counts c = Count(job, *s);
+  const VolcanoPodCounts& c = s->pods.JobCounts();
+  const int64_t total = c.Total(), succeeded = c[PodPhase::kSucceeded];
+  const int64_t failed = c[PodPhase::kFailed];
   if (s->phase == Phase::kPending) {
-    if (job.min_available <= c.running + c.succeeded + c.failed) s->phase = Phase::kRunning;
+    if (job.min_available <= c[PodPhase::kRunning] + succeeded + failed) {
+      s->phase = Phase::kRunning;
+    }
     return;
   }
-  if (c.total == 0) return;
-  if (job.has_min_success && c.succeeded >= job.min_success) {
+  if (total == 0) return;
+  if (job.has_min_success && succeeded >= job.min_success) {
     s->phase = Phase::kCompleted;
-  } else if (c.succeeded + c.failed == c.total) {
-    int64_t task_min = 0;
-    bool short_task = false;
-    for (size_t t = 0; t < job.tasks.size(); ++t) {
-      task_min += job.tasks[t].min_available;
-      int64_t ok = std::count_if(s->pods[t].begin(), s->pods[t].end(), [](const VolcanoPod& p) {
-        return p.phase == PodPhase::kSucceeded;
-      });
-      short_task = short_task || ok < job.tasks[t].min_available;
-    }
+  } else if (succeeded + failed == total) {
+    const int64_t task_min = s->pods.MinAvailableSum();
+    const bool short_task = s->pods.ShortTasks() > 0;
     if (job.min_available >= task_min && short_task) {
       s->phase = Phase::kFailed;
-    } else if (job.has_min_success && c.succeeded < job.min_success) {
+    } else if (job.has_min_success && succeeded < job.min_success) {
       s->phase = Phase::kFailed;
     } else {
-      s->phase = c.succeeded >= job.min_available ? Phase::kCompleted : Phase::kFailed;
+      s->phase = succeeded >= job.min_available ? Phase::kCompleted : Phase::kFailed;
     }
-  } else if (c.pending > c.total - job.min_available) {
+  } else if (c[PodPhase::kPending] > total - job.min_available) {
     s->phase = Phase::kPending;
   }
 }
@@ -448,12 +421,11 @@ bool Resolve(const VolcanoJob& job, const VolcanoEventSpec& e, VolcanoRequest* r
 bool ChangePod(const VolcanoJob& job, VolcanoState* s, VolcanoRequest* r, std::string* note) {
   r->version = s->version;
   if (r->task < 0 || r->event.empty()) return true;
-  std::vector<VolcanoPod>& pods = s->pods[r->task];
   if (r->event == "TaskCompleted") {
-    for (VolcanoPod& p : pods) p = VolcanoPod{PodPhase::kSucceeded, s->version};
+    s->pods.CompleteTask(r->task, s->version);
     return true;
   }
-  VolcanoPod& pod = pods[r->index];
+  VolcanoPod pod = s->pods.Pod(r->task, r->index);
   r->version = pod.version;
   if (r->event == "TaskFailed" || r->event == "OutOfSync") return true;
   auto no_event = [&](std::string_view what) {
@@ -482,12 +454,14 @@ bool ChangePod(const VolcanoJob& job, VolcanoState* s, VolcanoRequest* r, std::s
   } else if (r->event == "PodSucceeded") {
     if (!alive) return no_event("it cannot succeed");
     pod.phase = PodPhase::kSucceeded;
-    int64_t ok = std::count_if(pods.begin(), pods.end(),
-                               [](const VolcanoPod& p) { return p.phase == PodPhase::kSucceeded; });
+    s->pods.SetPod(r->task, r->index, pod);
+    const int64_t ok = s->pods.TaskCounts(r->task)[PodPhase::kSucceeded];
     const bool last = ok >= job.tasks[r->task].replicas;
     r->event = last ? "TaskCompleted" : "OutOfSync";
     *note = last ? "PodSucceeded: the task's last pod succeeded" : "PodSucceeded";
+    return true;
   }
+  s->pods.SetPod(r->task, r->index, pod);
   return true;
 }
 
@@ -546,9 +520,7 @@ void Settle(const VolcanoJob& job, VolcanoState* s, std::vector<VolcanoPhase>* p
   }
   if (IsFinalVolcanoPhase(s->phase)) {
     // kill(soft): what still runs is deleted; finished pods are kept.
-    for (auto& task : s->pods)
-      for (VolcanoPod& p : task)
-        if (!Finished(p.phase)) p.phase = PodPhase::kDeleted;
+    s->pods.KillAlive();
   }
 }
 

@@ -5,16 +5,17 @@
 // machine that turns the chosen action into phases and retry counts. `explain` asks it about one
 // event from a fresh job; `simulate` replays steps of events through it.
 //
-// The pod model: every pod of every task is tracked by index with its phase and the job version
-// it was created at, so that stale events (a pod of an earlier incarnation), completion
-// (TaskCompleted, minAvailable, minSuccess) and kill modes (soft keeps Succeeded/Failed pods) can
-// be followed. A step is what happens before the controller has reacted: first every event's pod
-// change happens (each request keeps its pod's job version), then the requests are handled in
-// order (so a request from a pod that a RestartJob of the same step killed is stale), then the
-// delayed actions (policy `timeout`) that were not cancelled fire, their timeouts having expired,
-// then the controller settles: pods it deleted are gone, pods it must recreate are created and
-// run (the cluster is assumed to schedule them), and the transient phases (Restarting,
-// Aborting, Completing, Terminating) move on.
+// The pod model (pod_model.h): every pod of every task is tracked by index with its phase and the
+// job version it was created at, so that stale events (a pod of an earlier incarnation),
+// completion (TaskCompleted, minAvailable, minSuccess) and kill modes (soft keeps
+// Succeeded/Failed pods) can be followed; killing or recreating many pods costs O(1). A step is
+// what happens before the controller has reacted: first every event's pod change happens (each
+// request keeps its pod's job version), then the requests are handled in order (so a request from a
+// pod that a RestartJob of the same step killed is stale), then the delayed actions (policy
+// `timeout`) that were not cancelled fire, their timeouts having expired, then the controller
+// settles: pods it deleted are gone, pods it must recreate are created and run (the cluster is
+// assumed to schedule them), and the transient phases (Restarting, Aborting, Completing,
+// Terminating) move on.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "validation/volcano/pod_model.h"
 #include "validation/volcano/types.h"
 
 namespace jobset {
@@ -130,18 +132,6 @@ std::string_view VolcanoPhaseName(VolcanoPhase phase);
 /// True for Completed, Terminated, Failed (nothing changes them again).
 bool IsFinalVolcanoPhase(VolcanoPhase phase);
 
-/// A pod's phase; kDeleted = no pod object (evicted, or killed by the controller).
-enum class VolcanoPodPhase : uint8_t { kPending, kRunning, kSucceeded, kFailed, kDeleted };
-
-/// "Pending", "Running", "Succeeded", "Failed", "Deleted".
-std::string_view VolcanoPodPhaseName(VolcanoPodPhase phase);
-
-/// One pod of a task.
-struct VolcanoPod {
-  VolcanoPodPhase phase = VolcanoPodPhase::kRunning;
-  int64_t version = 0;  ///< Annotation volcano.sh/job-version.
-};
-
 /// An action waiting for its policy's timeout.
 struct VolcanoDelayed {
   VolcanoRequest request;
@@ -149,17 +139,19 @@ struct VolcanoDelayed {
 };
 
 /// The part of a Job's status and pods the semantics read and write. InitialVolcanoState gives
-/// a job that is Running with every pod Running.
+/// a job that is Running with every pod Running. Copies are cheap until they change: to try
+/// many events from one state, build it once and copy it.
 struct VolcanoState {
   VolcanoPhase phase = VolcanoPhase::kRunning;
-  int64_t retry_count = 0;  ///< status.retryCount.
-  int64_t version = 0;      ///< status.version (bumped by every kill of all pods).
-  std::vector<std::vector<VolcanoPod>> pods;  ///< Per task, per index.
-  std::vector<VolcanoDelayed> delayed;        ///< In the order they were scheduled.
+  int64_t retry_count = 0;              ///< status.retryCount.
+  int64_t version = 0;                  ///< status.version (bumped by every kill of all pods).
+  VolcanoPods pods;                     ///< Per task, per index.
+  std::vector<VolcanoDelayed> delayed;  ///< In the order they were scheduled.
 };
 
-/// A Running job: every pod of every task Running at version 0.
-VolcanoState InitialVolcanoState(const VolcanoJob& job);
+/// A Running job at job version `version`: every pod of every task Running at that version.
+/// Costs O(tasks).
+VolcanoState InitialVolcanoState(const VolcanoJob& job, int64_t version = 0);
 
 /// What one request did.
 struct VolcanoEventOutcome {

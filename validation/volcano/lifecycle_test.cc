@@ -153,7 +153,7 @@ TEST_CASE("volcano: maxRetry N allows N-1 restarts, the Nth restart request fail
   VolcanoState t = InitialVolcanoState(once);
   CHECK(Step(once, &t, {Ev("worker", 1, "PodFailed", 1)}).phase == VolcanoPhase::kFailed);
   // On the last retry the failed pod is kept.
-  CHECK(t.pods[1][1].phase == VolcanoPodPhase::kFailed);
+  CHECK(t.pods.Pod(1, 1).phase == VolcanoPodPhase::kFailed);
 }
 
 TEST_CASE("volcano: failures before the controller reacts count one retry") {
@@ -185,7 +185,9 @@ TEST_CASE("volcano: each action's phases and the pods it kills") {
     VolcanoJob job = Job("", worker_policy + action + "}\n" +
                                  "    partitionPolicy: {totalPartitions: 2, partitionSize: 2}\n");
     *s = InitialVolcanoState(job);
-    s->pods[0][0].phase = VolcanoPodPhase::kSucceeded;  // the master already finished
+    s->pods.SetPod(
+        0, 0,
+        {VolcanoPodPhase::kSucceeded, s->pods.Pod(0, 0).version});  // the master already finished
     return Step(job, s, {Ev("worker", 3, "PodFailed", 1)});
   };
   VolcanoState s;
@@ -193,45 +195,46 @@ TEST_CASE("volcano: each action's phases and the pods it kills") {
   CHECK(abort.events[0].after == VolcanoPhase::kAborting);
   CHECK(abort.phase == VolcanoPhase::kAborted);
   CHECK(s.retry_count == 0);
-  CHECK(s.pods[0][0].phase == VolcanoPodPhase::kSucceeded);  // soft kill keeps finished pods
-  CHECK(s.pods[1][3].phase == VolcanoPodPhase::kFailed);
-  CHECK(s.pods[1][0].phase == VolcanoPodPhase::kDeleted);
+  CHECK(s.pods.Pod(0, 0).phase == VolcanoPodPhase::kSucceeded);  // soft kill keeps finished pods
+  CHECK(s.pods.Pod(1, 3).phase == VolcanoPodPhase::kFailed);
+  CHECK(s.pods.Pod(1, 0).phase == VolcanoPodPhase::kDeleted);
 
   CHECK(run("TerminateJob", &s).phase == VolcanoPhase::kTerminated);
   CHECK(run("CompleteJob", &s).phase == VolcanoPhase::kCompleted);
-  CHECK(s.pods[1][0].phase == VolcanoPodPhase::kDeleted);
+  CHECK(s.pods.Pod(1, 0).phase == VolcanoPodPhase::kDeleted);
 
   // RestartJob (not the last retry) deletes even the finished master: it runs again.
   run("RestartJob", &s);
   CHECK(s.retry_count == 1);
-  CHECK(s.pods[0][0].phase == VolcanoPodPhase::kRunning);
-  CHECK(s.pods[0][0].version == 1);
+  CHECK(s.pods.Pod(0, 0).phase == VolcanoPodPhase::kRunning);
+  CHECK(s.pods.Pod(0, 0).version == 1);
 
   // The targeted restarts recreate only their pods, at the same version.
   run("RestartTask", &s);
   CHECK(s.retry_count == 1);
   CHECK(s.phase == VolcanoPhase::kRunning);
-  CHECK(s.pods[0][0].phase == VolcanoPodPhase::kSucceeded);
-  CHECK(s.pods[1][3].phase == VolcanoPodPhase::kRunning);
+  CHECK(s.pods.Pod(0, 0).phase == VolcanoPodPhase::kSucceeded);
+  CHECK(s.pods.Pod(1, 3).phase == VolcanoPodPhase::kRunning);
   CHECK(s.version == 0);
 
   // RestartPartition: worker 3 is in partition 1 (pods 2 and 3).
   VolcanoJob job = Job("", worker_policy + "RestartPartition}\n" +
                                "    partitionPolicy: {totalPartitions: 2, partitionSize: 2}\n");
   VolcanoState p = InitialVolcanoState(job);
-  p.pods[1][0].phase = VolcanoPodPhase::kFailed;  // partition 0: untouched
-  p.pods[1][2].phase = VolcanoPodPhase::kSucceeded;
+  p.pods.SetPod(1, 0,
+                {VolcanoPodPhase::kFailed, p.pods.Pod(1, 0).version});  // partition 0: untouched
+  p.pods.SetPod(1, 2, {VolcanoPodPhase::kSucceeded, p.pods.Pod(1, 2).version});
   Step(job, &p, {Ev("worker", 3, "PodFailed", 1)});
-  CHECK(p.pods[1][0].phase == VolcanoPodPhase::kFailed);
-  CHECK(p.pods[1][2].phase == VolcanoPodPhase::kRunning);
+  CHECK(p.pods.Pod(1, 0).phase == VolcanoPodPhase::kFailed);
+  CHECK(p.pods.Pod(1, 2).phase == VolcanoPodPhase::kRunning);
   CHECK(p.retry_count == 1);
 
   VolcanoJob pod_job = Job("", worker_policy + "RestartPod}\n");
   VolcanoState q = InitialVolcanoState(pod_job);
-  q.pods[1][2].phase = VolcanoPodPhase::kFailed;
+  q.pods.SetPod(1, 2, {VolcanoPodPhase::kFailed, q.pods.Pod(1, 2).version});
   Step(pod_job, &q, {Ev("worker", 3, "PodFailed", 1)});
-  CHECK(q.pods[1][2].phase == VolcanoPodPhase::kFailed);
-  CHECK(q.pods[1][3].phase == VolcanoPodPhase::kRunning);
+  CHECK(q.pods.Pod(1, 2).phase == VolcanoPodPhase::kFailed);
+  CHECK(q.pods.Pod(1, 3).phase == VolcanoPodPhase::kRunning);
   CHECK(q.retry_count == 1);
 }
 
@@ -260,10 +263,10 @@ TEST_CASE("volcano: without a policy a failed pod stays failed; minAvailable dec
   VolcanoStepOutcome failed = Step(job, &s, {Ev("worker", 1, "PodFailed", 2)});
   CHECK(failed.events[0].match.kind == VolcanoMatchKind::kNone);
   CHECK(failed.phase == VolcanoPhase::kRunning);
-  CHECK(s.pods[1][1].phase == VolcanoPodPhase::kFailed);
+  CHECK(s.pods.Pod(1, 1).phase == VolcanoPodPhase::kFailed);
   // An evicted pod is recreated by the sync.
   Step(job, &s, {Ev("worker", 2, "PodEvicted")});
-  CHECK(s.pods[1][2].phase == VolcanoPodPhase::kRunning);
+  CHECK(s.pods.Pod(1, 2).phase == VolcanoPodPhase::kRunning);
   CHECK(s.retry_count == 0);
   // Everything else succeeds: 4 of minAvailable 5 succeeded, the worker task is short.
   VolcanoStepOutcome end = Step(job, &s,
@@ -288,8 +291,8 @@ TEST_CASE("volcano: TaskCompleted with CompleteJob ends the job at once") {
   VolcanoStepOutcome out = Step(job, &s, {Ev("master", -1, "TaskCompleted")});
   CHECK(out.events[0].match.action == VolcanoAction::kCompleteJob);
   CHECK(out.phase == VolcanoPhase::kCompleted);
-  CHECK(s.pods[1][0].phase == VolcanoPodPhase::kDeleted);  // the workers are killed
-  CHECK(s.pods[0][0].phase == VolcanoPodPhase::kSucceeded);
+  CHECK(s.pods.Pod(1, 0).phase == VolcanoPodPhase::kDeleted);  // the workers are killed
+  CHECK(s.pods.Pod(0, 0).phase == VolcanoPodPhase::kSucceeded);
 }
 
 TEST_CASE("volcano: a timeout delays the action; a later event of the pod cancels it") {
@@ -312,7 +315,7 @@ TEST_CASE("volcano: a timeout delays the action; a later event of the pod cancel
 
   // A second delayed request for the same pod and action is ignored.
   VolcanoState u = InitialVolcanoState(job);
-  u.pods[1][1].phase = VolcanoPodPhase::kDeleted;
+  u.pods.SetPod(1, 1, {VolcanoPodPhase::kDeleted, u.pods.Pod(1, 1).version});
   VolcanoStepOutcome twice =
       Step(job, &u, {Ev("worker", 1, "PodPending"), Ev("worker", 2, "PodPending")});
   CHECK(twice.events.size() == 3);  // two scheduled (different pods); the first fires...

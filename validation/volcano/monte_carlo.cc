@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <string_view>
-#include <unordered_map>
 
 #include "validation/sim/fault_mix.h"
 #include "validation/sim/random.h"
@@ -44,6 +43,7 @@ struct Block {
 // The read-only tables of a simulation.
 struct Setup {
   const VolcanoJob* job = nullptr;
+  VolcanoState initial;  // Each run starts from a copy.
   double nodes = 0, mean_gap = 0;
   std::vector<double> cumulative;       // Per fault kind: upper bound of its probability interval.
   std::vector<int> kind_task;           // Per fault kind: its task, or -1.
@@ -51,20 +51,10 @@ struct Setup {
   std::vector<VolcanoEventSpec> specs;  // Per fault kind, without task and index.
 };
 
-// Tasks by name, the first of a name winning as FindVolcanoTask's scan would.
-std::unordered_map<std::string_view, int> TasksByName(const VolcanoJob& job) {
-  std::unordered_map<std::string_view, int> task_of;
-  task_of.reserve(job.tasks.size());
-  for (size_t t = 0; t < job.tasks.size(); ++t) {
-    task_of.emplace(job.tasks[t].name, static_cast<int>(t));
-  }
-  return task_of;
-}
-
 // Simulates one run drawing from `rng` and adds it to `b`.
 void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* b) {
   const VolcanoJob& job = *s.job;
-  VolcanoState state = InitialVolcanoState(job);
+  VolcanoState state = s.initial;
   double progress = 0, wall = 0, waste = 0;
   int64_t failures = 0;
   std::vector<VolcanoEventSpec> step(1);
@@ -75,10 +65,7 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* 
       wall += m.run_time_s - progress;
       // The work is done: every pod still alive succeeds, and the sync judges the job by its
       // minAvailable and minSuccess (one OutOfSync request).
-      for (auto& task : state.pods)
-        for (VolcanoPod& p : task)
-          if (p.phase == VolcanoPodPhase::kRunning || p.phase == VolcanoPodPhase::kPending)
-            p.phase = VolcanoPodPhase::kSucceeded;
+      state.pods.SucceedAlive();
       VolcanoStepOutcome out;
       ApplyVolcanoStep(job, &state, {VolcanoEventSpec{"", -1, "OutOfSync", false, 0, ""}}, &out,
                        &error);
@@ -117,7 +104,7 @@ void SimulateRun(const Setup& s, const VolcanoFailureModel& m, Rng& rng, Block* 
     }
     const int64_t replicas = job.tasks[task].replicas;
     const int64_t index = rng.Below(replicas);
-    const VolcanoPodPhase phase = state.pods[task][index].phase;
+    const VolcanoPodPhase phase = state.pods.Pod(task, index).phase;
     if (phase != VolcanoPodPhase::kRunning && phase != VolcanoPodPhase::kPending) {
       ++b->absorbed;  // That pod was left Failed earlier: nothing more to lose.
       continue;
@@ -212,9 +199,8 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
   int64_t pods = 0;
   for (const VolcanoTask& t : job.tasks) pods += std::max<int64_t>(t.replicas, 0);
   if (pods == 0) return "the job has no pod to fail (no task with replicas > 0)";
-  const std::unordered_map<std::string_view, int> task_of = TasksByName(job);
   for (size_t t = 0; t < job.tasks.size(); ++t) {
-    if (task_of.at(job.tasks[t].name) != static_cast<int>(t))
+    if (FindVolcanoTask(job, job.tasks[t].name) != static_cast<int>(t))
       return "task name '" + job.tasks[t].name + "' is used twice (the API server rejects it)";
   }
   if (!(m.node_mttf_s > 0)) return "--node-mttf must be positive";
@@ -226,8 +212,7 @@ std::string ValidateVolcanoModel(const VolcanoJob& job, const VolcanoFailureMode
   if (m.faults.empty()) return "empty fault mix";
   for (const VolcanoFaultKind& f : m.faults) {
     if (f.task.empty()) continue;
-    const auto found = task_of.find(f.task);
-    const int t = found == task_of.end() ? -1 : found->second;
+    const int t = FindVolcanoTask(job, f.task);
     if (t < 0) {
       std::string names;
       for (const VolcanoTask& task : job.tasks) names += (names.empty() ? "" : ", ") + task.name;
@@ -247,6 +232,7 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
   if (!r.error.empty()) return r;
   Setup s;
   s.job = &job;
+  s.initial = InitialVolcanoState(job);
   int64_t pods = 0;
   for (const VolcanoTask& t : job.tasks) pods += std::max<int64_t>(t.replicas, 0);
   r.nodes = model.nodes > 0 ? model.nodes : pods;
@@ -255,12 +241,11 @@ VolcanoMonteCarloResult RunVolcanoMonteCarlo(const VolcanoJob& job,
   s.mean_gap = 1 / r.failure_rate;
   double total = 0;
   for (const VolcanoFaultKind& f : model.faults) total += f.weight;
-  const std::unordered_map<std::string_view, int> task_of = TasksByName(job);
   double acc = 0;
   for (const VolcanoFaultKind& f : model.faults) {
     acc += f.weight / total;
     s.cumulative.push_back(acc);
-    s.kind_task.push_back(f.task.empty() ? -1 : task_of.at(f.task));
+    s.kind_task.push_back(f.task.empty() ? -1 : FindVolcanoTask(job, f.task));
     s.specs.push_back({"", -1, f.event, f.has_exit_code, f.exit_code, ""});
   }
   acc = 0;

@@ -202,8 +202,9 @@ bool ReplayVolcano(const VolcanoJob& job, const std::vector<VolcanoStep>& steps,
 
 std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job) {
   std::vector<VolcanoExplainCell> cells;
+  const VolcanoState fresh = InitialVolcanoState(job);  // Each cell starts from a copy.
   auto run = [&](VolcanoExplainCell cell, VolcanoEventSpec e) {
-    VolcanoState state = InitialVolcanoState(job);
+    VolcanoState state = fresh;
     std::string error;
     if (ApplyVolcanoStep(job, &state, {e}, &cell.outcome, &error)) cells.push_back(cell);
   };

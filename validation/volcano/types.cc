@@ -1,7 +1,6 @@
 #include "validation/volcano/types.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "validation/core/field_path.h"
 #include "validation/sim/duration.h"
@@ -111,8 +110,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
   job.has_min_success = ReadInt(*spec, "minSuccess", "spec", &job.min_success, &job.problems);
 
   if (const Node* tasks = spec->Find("tasks"); tasks && tasks->is_seq()) {
-    std::unordered_set<std::string> names;  // Of the tasks so far (FindVolcanoTask's answer).
-    names.reserve(tasks->items.size());
+    job.task_index.reserve(tasks->items.size());
     for (size_t i = 0; i < tasks->items.size(); ++i) {
       const Node& item = tasks->items[i];
       std::string path = Index("spec.tasks", i);
@@ -146,7 +144,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
-      if (!names.insert(t.name).second) {
+      if (!job.task_index.emplace(t.name, static_cast<int>(job.tasks.size())).second) {
         // The webhook rejects this; the controller would look the name up to the first.
         job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
                                "': the controller finds the first task of that name");
@@ -168,10 +166,8 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
 }
 
 int FindVolcanoTask(const VolcanoJob& job, std::string_view name) {
-  for (size_t i = 0; i < job.tasks.size(); ++i) {
-    if (job.tasks[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  auto it = job.task_index.find(name);
+  return it == job.task_index.end() ? -1 : it->second;
 }
 
 std::string VolcanoPodName(const VolcanoJob& job, int task, int64_t index) {

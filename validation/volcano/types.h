@@ -5,13 +5,21 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "validation/core/node.h"
 
 namespace jobset {
+
+/// Hashes task names for look-ups by string_view.
+struct VolcanoNameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 /// One LifecyclePolicy of spec.policies or spec.tasks[i].policies.
 struct VolcanoPolicy {
@@ -55,8 +63,10 @@ struct VolcanoJob {
   int64_t min_success = 0;
   std::vector<VolcanoTask> tasks;
   std::vector<VolcanoPolicy> policies;  ///< spec.policies.
-  std::vector<std::string> defaulted;   ///< "spec.maxRetry: 3", one line per default applied.
-  std::vector<std::string> problems;    ///< Values that could not be read (field: what), skipped.
+  /// Each task name's first index in `tasks` (FindVolcanoTask), filled by DecodeVolcanoJob.
+  std::unordered_map<std::string, int, VolcanoNameHash, std::equal_to<>> task_index;
+  std::vector<std::string> defaulted;  ///< "spec.maxRetry: 3", one line per default applied.
+  std::vector<std::string> problems;   ///< Values that could not be read (field: what), skipped.
 };
 
 /// True for an object of apiVersion batch.volcano.sh/v1alpha1, kind Job.
@@ -66,7 +76,7 @@ bool IsVolcanoJob(const Node& object);
 /// never a crash.
 VolcanoJob DecodeVolcanoJob(const Node& object);
 
-/// The index of the first task named `name` (as the controller looks it up), or -1.
+/// The index of the first task named `name` (as the controller looks it up), or -1. O(1).
 int FindVolcanoTask(const VolcanoJob& job, std::string_view name);
 
 /// `<job>-<task>-<index>`, the name the controller gives a pod.

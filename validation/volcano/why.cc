@@ -248,13 +248,8 @@ std::string EffectWords(const VolcanoJob& job, VolcanoPhase before, int64_t retr
     if (counted) return "fails the job: " + Retries(step.retry_count, job) + " reached";
     if (Acted(m)) return "fails the job";
     // The sync's verdict once every pod finished (state/running.go): too few succeeded.
-    int64_t succeeded = 0, total = 0;
-    for (const auto& task : after.pods) {
-      for (const VolcanoPod& p : task) {
-        ++total;
-        succeeded += p.phase == VolcanoPodPhase::kSucceeded;
-      }
-    }
+    const int64_t succeeded = after.pods.JobCounts()[VolcanoPodPhase::kSucceeded];
+    const int64_t total = after.pods.JobCounts().Total();
     return "fails the job: every pod finished, " + std::to_string(succeeded) + " of " +
            std::to_string(total) + " succeeded (minAvailable " + std::to_string(job.min_available) +
            (job.has_min_success ? ", minSuccess " + std::to_string(job.min_success) : "") + ")";
@@ -324,10 +319,8 @@ VolcanoState StartState(const VolcanoJob& job, const std::vector<PodView>& pods,
   for (const Record& r : records)
     if (r.from_event) return s;
   if (retry <= 0) return s;
+  s = InitialVolcanoState(job, std::max<int64_t>(version, 0));
   s.retry_count = retry;
-  s.version = std::max<int64_t>(version, 0);
-  for (auto& task : s.pods)
-    for (VolcanoPod& p : task) p.version = s.version;
   notes->push_back("the dump holds no pod of the first " + std::to_string(retry) +
                    " attempt(s): the replay starts at retryCount " + std::to_string(retry) +
                    ", job version " + std::to_string(s.version) +
@@ -515,9 +508,8 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
   std::vector<std::string> unmatched;
   std::vector<std::pair<std::string, int64_t>> restart_times;  // (failure time, next attempt)
   for (const Record& r : records) {
-    if (r.version >= 0 && r.task < static_cast<int>(state.pods.size()) &&
-        r.index < static_cast<int64_t>(state.pods[r.task].size()) &&
-        r.version < state.pods[r.task][r.index].version) {
+    if (r.version >= 0 && r.task >= 0 && r.index >= 0 && r.index < state.pods.Replicas(r.task) &&
+        r.version < state.pods.Pod(r.task, r.index).version) {
       d.notes.push_back("Pod " + r.pod + " is of job version " + std::to_string(r.version) +
                         ", older than its task's pod at that time: the controller treats its " +
                         r.spec.event + " as stale (not replayed)");
@@ -677,13 +669,11 @@ bool DiagnoseVolcanoJob(const WorkloadDump& dump, std::string_view name, Diagnos
     d.notes.push_back("the job is " + phase +
                       ": only a ResumeJob command acts (it counts a retry)");
   } else {
+    VolcanoState now = InitialVolcanoState(job, version);  // Each cell starts from a copy.
+    now.retry_count = retry_count;
+    if (phase == "Pending") now.phase = VolcanoPhase::kPending;
     for (const VolcanoExplainCell& cell : ExplainVolcanoJob(job)) {
-      VolcanoState s = InitialVolcanoState(job);
-      s.retry_count = retry_count;
-      s.version = version;
-      for (auto& task : s.pods)
-        for (VolcanoPod& p : task) p.version = version;
-      if (phase == "Pending") s.phase = VolcanoPhase::kPending;
+      VolcanoState s = now;
       VolcanoEventSpec e;
       if (cell.task >= 0) {
         e.task = job.tasks[cell.task].name;
