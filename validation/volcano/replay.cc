@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "validation/core/batch_job.h"
@@ -246,31 +247,151 @@ std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job) {
   return cells;
 }
 
+bool PhaseWhenOthersSucceed(const VolcanoJob& job, int task, int64_t exit_code,
+                            VolcanoPhase* phase) {
+  if (task < 0 || task >= static_cast<int>(job.tasks.size()) || job.tasks[task].replicas <= 0 ||
+      job.task_index.size() != job.tasks.size()) {
+    return false;  // No such pod, or task names the events could not tell apart.
+  }
+  VolcanoState state = InitialVolcanoState(job);
+  VolcanoStepOutcome out;
+  std::string error;
+  if (!ApplyVolcanoStep(job, &state, {{job.tasks[task].name, 0, "PodFailed", true, exit_code, ""}},
+                        &out, &error)) {
+    return false;
+  }
+  if (IsFinalVolcanoPhase(state.phase)) {
+    *phase = state.phase;  // The other pods were killed: their success is no event.
+    return true;
+  }
+  const VolcanoPodCounts& c = state.pods.JobCounts();
+  if (c[VolcanoPodPhase::kFailed] != 1 || c.Alive() + 1 != c.Total() ||
+      state.pods.Pod(task, 0).phase != VolcanoPodPhase::kFailed) {
+    return false;  // A policy acted on the failure: not the case this answers.
+  }
+  // Every other pod succeeds at once, then the controller handles the requests in order: per
+  // task, one OutOfSync per pod, the task's last pod giving TaskCompleted (not in `task`, whose
+  // pod 0 failed). Two OutOfSyncs in a row do all that more of them would: the pods are all
+  // finished, so a sync from Running ends the job, from Pending moves to Running, and in any
+  // other phase a sync changes nothing.
+  state.pods.SucceedAlive();
+  VolcanoStep step;
+  for (size_t t = 0; t < job.tasks.size(); ++t) {
+    const std::string& name = job.tasks[t].name;
+    const int64_t n = job.tasks[t].replicas;
+    if (n <= 0) continue;
+    const bool failed_task = static_cast<int>(t) == task;
+    for (int64_t k = 0; k < std::min<int64_t>(n - 1, 2); ++k) {
+      step.push_back({name, failed_task ? k + 1 : k, "OutOfSync", false, 0, ""});
+    }
+    if (!failed_task) step.push_back({name, n - 1, "TaskCompleted", false, 0, ""});
+  }
+  out = {};
+  if (!ApplyVolcanoStep(job, &state, step, &out, &error)) return false;
+  *phase = state.phase;
+  return true;
+}
+
+namespace {
+
+// The policies that took a scope's cells (a task's, or every cell for the job's policies), per
+// event and per exit code: the first kShownTakers by their first cell, and whether there are
+// more. Built in one pass, so that each policy looks up its events instead of every cell.
+constexpr size_t kShownTakers = 8;
+
+struct Takers {
+  std::vector<std::pair<size_t, const VolcanoPolicy*>> first;  // (first cell, policy)
+  std::unordered_set<const VolcanoPolicy*> seen;
+  bool more = false;
+  void Add(size_t cell, const VolcanoPolicy* p) {
+    if (!seen.insert(p).second) return;
+    if (first.size() < kShownTakers) {
+      first.emplace_back(cell, p);
+    } else {
+      more = true;
+    }
+  }
+};
+
+struct ScopeTakers {
+  std::unordered_map<std::string_view, Takers> by_event;
+  std::unordered_map<int64_t, Takers> by_code;
+  void Add(const VolcanoExplainCell& c, size_t cell, const VolcanoPolicy* p) {
+    by_event[c.event].Add(cell, p);
+    if (c.has_exit_code) by_code[c.exit_code].Add(cell, p);
+  }
+};
+
+// "taken first by a, b" for the cells `p` wants in `scope`, or "".
+std::string TakenBy(const VolcanoPolicy& p, const ScopeTakers& scope) {
+  std::vector<const Takers*> lists;
+  const bool star = std::find(p.events.begin(), p.events.end(), "*") != p.events.end();
+  const bool pending = p.has_timeout || p.has_exit_code;  // PodPending fires nothing else.
+  for (const auto& [event, takers] : scope.by_event) {
+    if (event == "PodPending" && !pending) continue;
+    if (star || std::find(p.events.begin(), p.events.end(), event) != p.events.end()) {
+      lists.push_back(&takers);
+    }
+  }
+  if (p.has_exit_code) {
+    if (auto it = scope.by_code.find(p.exit_code); it != scope.by_code.end()) {
+      lists.push_back(&it->second);
+    }
+  }
+  // The first of each list are enough: a policy among the first kShownTakers of the union is
+  // among the first kShownTakers of the list where it appears first.
+  std::vector<std::pair<size_t, const VolcanoPolicy*>> all;
+  bool more = false;
+  for (const Takers* t : lists) {
+    all.insert(all.end(), t->first.begin(), t->first.end());
+    more = more || t->more;
+  }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const VolcanoPolicy*> takers;
+  for (const auto& [cell, policy] : all) {
+    if (std::find(takers.begin(), takers.end(), policy) != takers.end()) continue;
+    if (takers.size() == kShownTakers) {
+      more = true;
+      break;
+    }
+    takers.push_back(policy);
+  }
+  if (takers.empty()) return "";
+  std::string text = "taken first by ";
+  for (size_t i = 0; i < takers.size(); ++i) text += (i ? ", " : "") + takers[i]->path;
+  return more ? text + " and others" : text;
+}
+
+}  // namespace
+
 std::vector<VolcanoDeadPolicy> DeadVolcanoPolicies(const VolcanoJob& job,
                                                    const std::vector<VolcanoExplainCell>& cells) {
+  // One pass over the cells: which policies fire, and who takes what, per task and job-wide.
+  std::set<std::pair<int, int>> fired;  // (task or -1, policy)
+  std::unordered_map<int, ScopeTakers> task_takers;
+  ScopeTakers job_takers;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const VolcanoExplainCell& c = cells[i];
+    const VolcanoMatch& m = c.outcome.events[0].match;
+    if (m.policy < 0) continue;
+    // A task's policy counts as firing for its own task's cells (a later task of the same name
+    // borrows them: the API server rejects that job anyway).
+    if (m.task < 0 || m.task == c.task) fired.insert({m.task, m.policy});
+    const VolcanoPolicy* taker = MatchedPolicy(job, m);
+    job_takers.Add(c, i, taker);
+    if (c.task >= 0) task_takers[c.task].Add(c, i, taker);
+  }
+  const ScopeTakers no_cells;
   std::vector<VolcanoDeadPolicy> dead;
   auto check = [&](const std::vector<VolcanoPolicy>& list, int task) {
+    const ScopeTakers* scope = &job_takers;
+    if (task >= 0) {
+      auto it = task_takers.find(task);
+      scope = it == task_takers.end() ? &no_cells : &it->second;
+    }
     for (size_t i = 0; i < list.size(); ++i) {
       const VolcanoPolicy& p = list[i];
-      std::vector<std::string> takers;  // Policies that take this one's events first.
-      bool fires = false;
-      for (const VolcanoExplainCell& c : cells) {
-        if (task >= 0 && c.task != task) continue;
-        const VolcanoMatch& m = c.outcome.events[0].match;
-        if (m.task == task && m.policy == static_cast<int>(i)) {
-          fires = true;
-          break;
-        }
-        bool wanted = std::find(p.events.begin(), p.events.end(), c.event) != p.events.end() ||
-                      std::find(p.events.begin(), p.events.end(), "*") != p.events.end() ||
-                      (p.has_exit_code && c.has_exit_code && c.exit_code == p.exit_code);
-        if (c.event == "PodPending" && !p.has_timeout && !p.has_exit_code) wanted = false;
-        if (wanted && m.policy >= 0) {
-          std::string path = MatchedPolicy(job, m)->path;
-          if (std::find(takers.begin(), takers.end(), path) == takers.end()) takers.push_back(path);
-        }
-      }
-      if (fires) continue;
+      if (fired.count({task, static_cast<int>(i)})) continue;
       std::vector<std::string> why;
       for (const std::string& e : p.events) {
         if (e == "JobUpdated") {
@@ -284,11 +405,7 @@ std::vector<VolcanoDeadPolicy> DeadVolcanoPolicies(const VolcanoJob& job,
         }
       }
       if (p.has_exit_code && p.exit_code == 0) why.push_back("no failed pod reports exit code 0");
-      if (!takers.empty()) {
-        std::string list_text;
-        for (const std::string& t : takers) list_text += (list_text.empty() ? "" : ", ") + t;
-        why.push_back("taken first by " + list_text);
-      }
+      if (std::string taken = TakenBy(p, *scope); !taken.empty()) why.push_back(taken);
       if (why.empty()) why.push_back("no event reaches it");
       std::string text;
       for (const std::string& w : why) text += (text.empty() ? "" : "; ") + w;

@@ -57,6 +57,14 @@ struct VolcanoExplainCell {
 /// the job's Unknown.
 std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job);
 
+/// The phase the job ends in when pod 0 of `task` fails with `exit_code` from a fresh Running
+/// job, and then, in one step, every other pod of the job succeeds (tasks in order, pods by
+/// index: as the replay of one PodSucceeded per pod). Costs O(tasks), not the number of pods.
+/// False when the job cannot have those events (no pod in `task`, or `task` is not the first of
+/// its name).
+bool PhaseWhenOthersSucceed(const VolcanoJob& job, int task, int64_t exit_code,
+                            VolcanoPhase* phase);
+
 /// A policy that can never fire, and why.
 struct VolcanoDeadPolicy {
   const VolcanoPolicy* policy = nullptr;
