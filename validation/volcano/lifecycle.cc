@@ -78,31 +78,34 @@ bool IsVolcanoRestart(VolcanoAction action) {
 
 namespace {
 
-// applyPolicies' scan of one policy list; true when a policy fired.
-bool Scan(const std::vector<VolcanoPolicy>& policies, const VolcanoRequest& r, int task,
-          VolcanoMatch* m) {
-  for (size_t i = 0; i < policies.size(); ++i) {
-    const VolcanoPolicy& p = policies[i];
-    VolcanoMatchKind kind = VolcanoMatchKind::kNone;
-    if (!p.events.empty() && !r.event.empty()) {
-      bool named = std::find(p.events.begin(), p.events.end(), r.event) != p.events.end();
-      bool star = std::find(p.events.begin(), p.events.end(), "*") != p.events.end();
-      if ((named || star) && (r.event != "PodPending" || p.has_timeout))
-        kind = named ? VolcanoMatchKind::kEvent : VolcanoMatchKind::kWildcard;
-    }
-    if (kind == VolcanoMatchKind::kNone && p.has_exit_code && p.exit_code == r.exit_code)
-      kind = VolcanoMatchKind::kExitCode;
-    if (kind == VolcanoMatchKind::kNone) continue;
-    m->kind = kind;
-    m->task = task;
-    m->policy = static_cast<int>(i);
-    m->action_text = p.action;
-    m->action = ParseVolcanoAction(p.action);
-    m->delay_s = p.has_timeout ? p.timeout_s : 0;
-    m->delay = p.has_timeout ? p.timeout : "";
-    return true;
+// applyPolicies' scan of one policy list, through its index: the first policy that names the
+// request's event or `*` (PodPending only with a timeout), or its exit code; true when one fired.
+bool Scan(const std::vector<VolcanoPolicy>& policies, const VolcanoPolicyIndex& index,
+          const VolcanoRequest& r, int task, VolcanoMatch* m) {
+  constexpr int kNone = VolcanoPolicyIndex::kNone;
+  int by_event = kNone;
+  bool named = false;
+  if (!r.event.empty()) {
+    auto it = index.first_named.find(r.event);
+    const int first_named = it == index.first_named.end() ? kNone : it->second;
+    const int star = r.event == "PodPending" ? index.first_star_timeout : index.first_star;
+    by_event = std::min(first_named, star);
+    named = first_named <= star;
   }
-  return false;
+  auto code = index.first_code.find(r.exit_code);
+  const int by_code = code == index.first_code.end() ? kNone : code->second;
+  const int i = std::min(by_event, by_code);
+  if (i == kNone) return false;
+  const VolcanoPolicy& p = policies[i];
+  m->kind = i == by_event ? (named ? VolcanoMatchKind::kEvent : VolcanoMatchKind::kWildcard)
+                          : VolcanoMatchKind::kExitCode;
+  m->task = task;
+  m->policy = i;
+  m->action_text = p.action;
+  m->action = ParseVolcanoAction(p.action);
+  m->delay_s = p.has_timeout ? p.timeout_s : 0;
+  m->delay = p.has_timeout ? p.timeout : "";
+  return true;
 }
 
 }  // namespace
@@ -130,9 +133,10 @@ VolcanoMatch MatchVolcanoPolicy(const VolcanoJob& job, const VolcanoRequest& req
   }
   if (request.task >= 0 && request.task < static_cast<int>(job.tasks.size())) {
     int first = FindVolcanoTask(job, job.tasks[request.task].name);
-    if (Scan(job.tasks[first].policies, request, first, &m)) return m;
+    const VolcanoTask& t = job.tasks[first];
+    if (Scan(t.policies, t.policy_index, request, first, &m)) return m;
   }
-  Scan(job.policies, request, -1, &m);
+  Scan(job.policies, job.policy_index, request, -1, &m);
   return m;
 }
 

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
 
 #include "validation/volcano/test_job.h"
 
@@ -341,4 +343,59 @@ TEST_CASE("volcano: events the job cannot have are errors that say why") {
   CHECK(StepError(job, {bad}) == "command 'SyncJob' is not an action a command can carry");
 }
 
+}  // namespace jobset
+
+namespace jobset {
+namespace {
+
+// applyPolicies' scan as written upstream: every policy in order, the first that names the
+// event or `*` (PodPending only with a timeout) or the exit code. The index must agree with it.
+int LinearScan(const std::vector<VolcanoPolicy>& policies, const VolcanoRequest& r) {
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const VolcanoPolicy& p = policies[i];
+    bool named = std::find(p.events.begin(), p.events.end(), r.event) != p.events.end();
+    bool star = std::find(p.events.begin(), p.events.end(), "*") != p.events.end();
+    if (!r.event.empty() && (named || star) && (r.event != "PodPending" || p.has_timeout))
+      return static_cast<int>(i);
+    if (p.has_exit_code && p.exit_code == r.exit_code) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+TEST_CASE("volcano: the policy index finds the policy the upstream scan finds") {
+  std::mt19937 rng(5);
+  const char* events[] = {"PodFailed", "PodEvicted", "PodPending", "TaskCompleted",
+                          "*",         "Unknown",    "TaskFailed"};
+  int matched = 0;
+  for (int round = 0; round < 500; ++round) {
+    std::string yaml =
+        "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j}\nspec:\n"
+        "  tasks: [{name: w, replicas: 2}]\n  policies:\n";
+    const int n = 1 + static_cast<int>(rng() % 6);
+    for (int k = 0; k < n; ++k) {
+      if (rng() % 3 == 0) {
+        yaml += "  - {exitCode: " + std::to_string(rng() % 4) + ", action: AbortJob}\n";
+        continue;
+      }
+      yaml += "  - {events: [" + std::string(events[rng() % 7]);
+      if (rng() % 2) yaml += std::string(", ") + events[rng() % 7];
+      yaml += "], action: RestartJob" + std::string(rng() % 2 ? ", timeout: 1m" : "") + "}\n";
+    }
+    const VolcanoJob job = DecodeTestJob(yaml);
+    for (const char* e :
+         {"PodFailed", "PodEvicted", "PodPending", "TaskCompleted", "Unknown", "TaskFailed", ""}) {
+      for (int64_t code = 0; code < 4; ++code) {
+        VolcanoRequest r;
+        r.event = e;
+        r.exit_code = code;
+        const VolcanoMatch m = MatchVolcanoPolicy(job, r);
+        CHECK_MESSAGE(m.policy == LinearScan(job.policies, r), yaml << e << " " << code);
+        matched += m.policy >= 0;
+      }
+    }
+  }
+  CHECK(matched > 3000);
+}
+
+}  // namespace
 }  // namespace jobset

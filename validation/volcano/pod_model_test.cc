@@ -46,6 +46,18 @@ struct DenseModel {
   }
 };
 
+// A task of `replicas` pods, partitions of `partition_size` when positive.
+VolcanoTask Task(const std::string& name, int64_t replicas, int64_t min_available,
+                 int64_t partition_size) {
+  VolcanoTask t;
+  t.name = name;
+  t.replicas = replicas;
+  t.min_available = min_available;
+  t.has_partition = partition_size > 0;
+  t.partition.partition_size = partition_size;
+  return t;
+}
+
 VolcanoJob RandomJob(std::mt19937& rng) {
   VolcanoJob job;
   const int tasks = 1 + static_cast<int>(rng() % 4);
@@ -169,7 +181,7 @@ TEST_CASE("volcano pod model: agrees with a pod-by-pod model over random operati
 
 TEST_CASE("volcano pod model: a kill keeps each pod's version, a recreation sets it") {
   VolcanoJob job;
-  job.tasks.push_back(VolcanoTask{"w", 3, 3, 3, false, {}, {}});
+  job.tasks.push_back(Task("w", 3, 3, 0));
   VolcanoPods pods(job, 0);
   pods.SetPod(0, 1, {Phase::kSucceeded, 0});
   pods.Recreate(1);  // nothing is deleted: nothing changes
@@ -191,7 +203,7 @@ TEST_CASE("volcano pod model: a kill keeps each pod's version, a recreation sets
 TEST_CASE("volcano pod model: a million pods restarted 100,000 times cost no pod each") {
   // A pod-by-pod model takes 10^11 pod changes here (minutes); this one a few per operation.
   VolcanoJob job;
-  job.tasks.push_back(VolcanoTask{"w", 1'000'000, 1'000'000, 3, true, {0, 1000, 0}, {}});
+  job.tasks.push_back(Task("w", 1'000'000, 1'000'000, 1000));
   VolcanoPods pods(job, 0);
   for (int64_t k = 1; k <= 100'000; ++k) {
     pods.SetPod(0, k % 1'000'000, {Phase::kFailed, k - 1});

@@ -1,6 +1,7 @@
 #include "validation/volcano/types.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "validation/core/field_path.h"
 #include "validation/sim/duration.h"
@@ -53,9 +54,9 @@ std::vector<VolcanoPolicy> DecodePolicies(const Node& parent, const std::string&
       problems->push_back(p.path + ": want a mapping (ignored)");
       continue;
     }
+    std::unordered_set<std::string> seen;  // De-duplicated as the controller does.
     auto add_event = [&](const std::string& e) {
-      if (!e.empty() && std::find(p.events.begin(), p.events.end(), e) == p.events.end())
-        p.events.push_back(e);
+      if (!e.empty() && seen.insert(e).second) p.events.push_back(e);
     };
     if (const Node* events = item.Find("events"); events && events->is_seq()) {
       for (size_t k = 0; k < events->items.size(); ++k) {
@@ -144,6 +145,7 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
       ReadInt(item, "maxRetry", path, &task_retry, &job.problems);
       t.max_retry = task_retry == 0 ? 3 : task_retry;
       t.policies = DecodePolicies(item, path, &job.problems);
+      t.policy_index = IndexVolcanoPolicies(t.policies);
       if (!job.task_index.emplace(t.name, static_cast<int>(job.tasks.size())).second) {
         // The webhook rejects this; the controller would look the name up to the first.
         job.problems.push_back(Child(path, "name") + ": duplicate task name '" + t.name +
@@ -162,7 +164,26 @@ VolcanoJob DecodeVolcanoJob(const Node& object) {
     job.defaulted.push_back("spec.minAvailable: " + std::to_string(job.min_available));
   }
   job.policies = DecodePolicies(*spec, "spec", &job.problems);
+  job.policy_index = IndexVolcanoPolicies(job.policies);
   return job;
+}
+
+VolcanoPolicyIndex IndexVolcanoPolicies(const std::vector<VolcanoPolicy>& policies) {
+  VolcanoPolicyIndex index;
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const VolcanoPolicy& p = policies[i];
+    const int at = static_cast<int>(i);
+    for (const std::string& e : p.events) {
+      if (e == "*") {
+        index.first_star = std::min(index.first_star, at);
+        if (p.has_timeout) index.first_star_timeout = std::min(index.first_star_timeout, at);
+      } else if (e != "PodPending" || p.has_timeout) {
+        index.first_named.emplace(e, at);  // Keeps the first.
+      }
+    }
+    if (p.has_exit_code) index.first_code.emplace(p.exit_code, at);
+  }
+  return index;
 }
 
 int FindVolcanoTask(const VolcanoJob& job, std::string_view name) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,6 +35,20 @@ struct VolcanoPolicy {
   std::string timeout;  ///< As written, e.g. "10m".
 };
 
+/// Where the first match of a request lies in one policy list (applyPolicies scans in order):
+/// built by DecodeVolcanoJob, so that matching a request does not scan the list.
+struct VolcanoPolicyIndex {
+  static constexpr int kNone = std::numeric_limits<int>::max();
+  /// The first policy naming each event (for PodPending, the first with a timeout).
+  std::unordered_map<std::string, int, VolcanoNameHash, std::equal_to<>> first_named;
+  int first_star = kNone;          ///< The first policy naming `*`.
+  int first_star_timeout = kNone;  ///< The first naming `*` with a timeout (PodPending's).
+  std::unordered_map<int64_t, int> first_code;  ///< The first exit-code policy of each code.
+};
+
+/// The index of `policies`.
+VolcanoPolicyIndex IndexVolcanoPolicies(const std::vector<VolcanoPolicy>& policies);
+
 /// A task's partition policy (the fields the semantics read).
 struct VolcanoPartition {
   int64_t total_partitions = 0;
@@ -50,6 +65,7 @@ struct VolcanoTask {
   bool has_partition = false;
   VolcanoPartition partition;
   std::vector<VolcanoPolicy> policies;
+  VolcanoPolicyIndex policy_index;  ///< Of `policies`.
 };
 
 /// A Volcano Job with the defaults the lifecycle semantics depend on applied, as the CRD and the
@@ -63,6 +79,7 @@ struct VolcanoJob {
   int64_t min_success = 0;
   std::vector<VolcanoTask> tasks;
   std::vector<VolcanoPolicy> policies;  ///< spec.policies.
+  VolcanoPolicyIndex policy_index;      ///< Of `policies`.
   /// Each task name's first index in `tasks` (FindVolcanoTask), filled by DecodeVolcanoJob.
   std::unordered_map<std::string, int, VolcanoNameHash, std::equal_to<>> task_index;
   std::vector<std::string> defaulted;  ///< "spec.maxRetry: 3", one line per default applied.
