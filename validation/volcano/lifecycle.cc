@@ -1,6 +1,10 @@
 #include "validation/volcano/lifecycle.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace jobset {
@@ -262,23 +266,124 @@ Granularity GranularityOf(VolcanoAction a) {
   }
 }
 
-// True when a delayed action `d` is of the same granularity and target as an executed one.
-bool SameTarget(const VolcanoJob& job, const VolcanoState& s, const VolcanoDelayed& d,
-                VolcanoAction a, const VolcanoRequest& r) {
-  Granularity g = GranularityOf(a);
-  if (g == Granularity::kNone || GranularityOf(d.match.action) != g) return false;
-  if (g == Granularity::kJob) return true;
-  if (d.request.task != r.task) return false;
-  if (g == Granularity::kTask) return true;
-  if (g == Granularity::kPod) return d.request.index == r.index;
-  if (r.task < 0) return false;
-  return TargetRange(job, s, a, d.request) == TargetRange(job, s, a, r);
+// An action waiting for its policy's timeout.
+struct VolcanoDelayed {
+  VolcanoRequest request;
+  VolcanoMatch match;
+};
+
+// What an action of granularity `g` acts on for request `r`: two actions of the same target
+// cancel each other's delayed runs. (granularity, task, first pod, last pod); nullopt for none.
+using Target = std::tuple<Granularity, int, int64_t, int64_t>;
+
+std::optional<Target> TargetOf(const VolcanoJob& job, const VolcanoState& s, VolcanoAction a,
+                               const VolcanoRequest& r) {
+  const Granularity g = GranularityOf(a);
+  switch (g) {
+    case Granularity::kNone:
+      return std::nullopt;
+    case Granularity::kJob:
+      return Target{g, 0, 0, 0};
+    case Granularity::kTask:
+      return Target{g, r.task, 0, 0};
+    case Granularity::kPod:
+      return Target{g, r.task, r.index, 0};
+    case Granularity::kPartition:
+      if (r.task < 0) return std::nullopt;
+      auto [first, last] = TargetRange(job, s, a, r);
+      return Target{g, r.task, first, last};
+  }
+  return std::nullopt;
 }
 
+// The delayed actions of a step, in the order they were scheduled (they all fire at its end,
+// so none outlives it), indexed by pod and by target: cancelling costs what it cancels, not
+// every action that waits.
+class DelayedActions {
+ public:
+  bool Empty() const { return live_ == 0; }
+
+  // True when `action_text` already waits for r's pod.
+  bool Waiting(const VolcanoRequest& r, const std::string& action_text) {
+    bool waiting = false;
+    ForPod(r, [&](const VolcanoDelayed& d) {
+      waiting = waiting || d.match.action_text == action_text;
+      return false;
+    });
+    return waiting;
+  }
+
+  void Add(const VolcanoJob& job, const VolcanoState& s, VolcanoDelayed d) {
+    const size_t at = items_.size();
+    by_pod_[PodKey(d.request)].push_back(at);
+    if (auto target = TargetOf(job, s, d.match.action, d.request))
+      by_target_[*target].push_back(at);
+    items_.push_back(std::move(d));
+    alive_.push_back(true);
+    ++live_;
+  }
+
+  // Cancels the actions waiting for r's pod that `cancel` picks; how many.
+  template <typename Pick>
+  size_t CancelForPod(const VolcanoRequest& r, Pick cancel) {
+    return ForPod(r, cancel);
+  }
+
+  // Cancels the actions of `target`; how many.
+  size_t CancelTarget(const Target& target) {
+    auto it = by_target_.find(target);
+    if (it == by_target_.end()) return 0;
+    size_t n = 0;
+    for (size_t at : it->second) n += Kill(at);
+    by_target_.erase(it);
+    return n;
+  }
+
+  // The first action still waiting, removed.
+  VolcanoDelayed PopFront() {
+    while (!alive_[next_]) ++next_;
+    Kill(next_);
+    return std::move(items_[next_++]);
+  }
+
+ private:
+  static uint64_t PodKey(const VolcanoRequest& r) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(r.task)) << 32) |
+           static_cast<uint32_t>(r.index);
+  }
+  size_t Kill(size_t at) {
+    if (!alive_[at]) return 0;
+    alive_[at] = false;
+    --live_;
+    return 1;
+  }
+  // Calls `f` on each action waiting for r's pod, cancelling those it returns true for, and
+  // drops the cancelled and fired ones from the pod's list; how many were cancelled.
+  template <typename F>
+  size_t ForPod(const VolcanoRequest& r, F f) {
+    auto it = by_pod_.find(PodKey(r));
+    if (it == by_pod_.end()) return 0;
+    size_t n = 0;
+    std::erase_if(it->second, [&](size_t at) {
+      if (!alive_[at]) return true;
+      if (!f(items_[at])) return false;
+      n += Kill(at);
+      return true;
+    });
+    return n;
+  }
+
+  std::vector<VolcanoDelayed> items_;
+  std::vector<bool> alive_;
+  size_t live_ = 0, next_ = 0;
+  std::unordered_map<uint64_t, std::vector<size_t>> by_pod_;
+  std::map<Target, std::vector<size_t>> by_target_;
+};
+
 // Runs `a` in the current phase (pkg/controllers/job/state); then cancels delayed actions of the
-// same granularity.
-void Execute(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const VolcanoRequest& r,
-             std::string* note) {
+// same granularity and target.
+void Execute(const VolcanoJob& job, VolcanoState* s, DelayedActions* delayed, VolcanoAction a,
+             const VolcanoRequest& r, std::string* note) {
   const bool target = a == VolcanoAction::kRestartTask || a == VolcanoAction::kRestartPod ||
                       a == VolcanoAction::kRestartPartition;
   switch (s->phase) {
@@ -335,12 +440,11 @@ void Execute(const VolcanoJob& job, VolcanoState* s, VolcanoAction a, const Volc
       *note = "job already " + std::string(VolcanoPhaseName(s->phase)) + ": nothing happens";
       break;
   }
-  if (GranularityOf(a) == Granularity::kNone) return;
-  size_t before = s->delayed.size();
-  std::erase_if(s->delayed, [&](const VolcanoDelayed& d) { return SameTarget(job, *s, d, a, r); });
-  if (s->delayed.size() < before) {
-    *note += std::string(note->empty() ? "" : "; ") + "cancels " +
-             std::to_string(before - s->delayed.size()) + " delayed action(s)";
+  const std::optional<Target> acted_on = TargetOf(job, *s, a, r);
+  if (!acted_on) return;
+  if (size_t n = delayed->CancelTarget(*acted_on)) {
+    *note += std::string(note->empty() ? "" : "; ") + "cancels " + std::to_string(n) +
+             " delayed action(s)";
   }
 }
 
@@ -475,18 +579,15 @@ void Append(std::string* note, const std::string& more) {
 }
 
 // Delayed actions: a later event of the same pod cancels what waited on it.
-void CancelByPodEvent(VolcanoState* s, const VolcanoRequest& r, std::string* note) {
+void CancelByPodEvent(DelayedActions* delayed, const VolcanoRequest& r, std::string* note) {
   if (r.task < 0 || r.index < 0 || r.event.empty()) return;
-  size_t before = s->delayed.size();
-  std::erase_if(s->delayed, [&](const VolcanoDelayed& d) {
-    if (d.request.task != r.task || d.request.index != r.index) return false;
+  const size_t n = delayed->CancelForPod(r, [&](const VolcanoDelayed& d) {
     if (d.request.event == "PodPending") return r.event != "PodPending";
     return r.event == "PodRunning" &&
            (d.request.event == "PodFailed" || d.request.event == "PodEvicted");
   });
-  if (s->delayed.size() < before) {
-    Append(note, "cancels " + std::to_string(before - s->delayed.size()) +
-                     " delayed action(s) waiting on this pod");
+  if (n > 0) {
+    Append(note, "cancels " + std::to_string(n) + " delayed action(s) waiting on this pod");
   }
 }
 
@@ -543,6 +644,7 @@ bool ApplyVolcanoStep(const VolcanoJob& job, VolcanoState* state,
   // its pod at that moment, so a request of a pod that a restart of this step killed is stale.
   std::vector<VolcanoEventOutcome> outcomes(requests.size());
   std::vector<bool> happened(requests.size());
+  DelayedActions delayed;
   for (size_t i = 0; i < requests.size(); ++i) {
     happened[i] = ChangePod(job, state, &requests[i], &outcomes[i].note);
   }
@@ -554,23 +656,18 @@ bool ApplyVolcanoStep(const VolcanoJob& job, VolcanoState* state,
       Append(&o.note, "no event");
     } else {
       r.stale = r.task >= 0 && r.version < state->version;
-      CancelByPodEvent(state, r, &o.note);
+      CancelByPodEvent(&delayed, r, &o.note);
       o.match = MatchVolcanoPolicy(job, r);
       if (o.match.delay_s > 0) {
-        bool waiting =
-            std::any_of(state->delayed.begin(), state->delayed.end(), [&](const VolcanoDelayed& d) {
-              return d.request.task == r.task && d.request.index == r.index &&
-                     d.match.action_text == o.match.action_text;
-            });
-        if (waiting) {
+        if (delayed.Waiting(r, o.match.action_text)) {
           Append(&o.note, "the same action already waits for this pod: ignored");
         } else {
-          state->delayed.push_back({r, o.match});
+          delayed.Add(job, *state, {r, o.match});
           o.scheduled = true;
         }
       } else {
         std::string note;
-        Execute(job, state, o.match.action, r, &note);
+        Execute(job, state, &delayed, o.match.action, r, &note);
         Append(&o.note, note);
       }
     }
@@ -580,15 +677,14 @@ bool ApplyVolcanoStep(const VolcanoJob& job, VolcanoState* state,
     out->events.push_back(std::move(o));
   }
   // The timeouts expire: what still waits fires, in the order it was scheduled.
-  while (!state->delayed.empty()) {
-    VolcanoDelayed d = std::move(state->delayed.front());
-    state->delayed.erase(state->delayed.begin());
+  while (!delayed.Empty()) {
+    VolcanoDelayed d = delayed.PopFront();
     VolcanoEventOutcome o;
     o.request = d.request;
     o.match = d.match;
     o.fired = true;
     o.before = state->phase;
-    Execute(job, state, d.match.action, d.request, &o.note);
+    Execute(job, state, &delayed, d.match.action, d.request, &o.note);
     o.after = state->phase;
     o.retry_count = state->retry_count;
     out->events.push_back(std::move(o));

@@ -132,21 +132,14 @@ std::string_view VolcanoPhaseName(VolcanoPhase phase);
 /// True for Completed, Terminated, Failed (nothing changes them again).
 bool IsFinalVolcanoPhase(VolcanoPhase phase);
 
-/// An action waiting for its policy's timeout.
-struct VolcanoDelayed {
-  VolcanoRequest request;
-  VolcanoMatch match;
-};
-
 /// The part of a Job's status and pods the semantics read and write. InitialVolcanoState gives
 /// a job that is Running with every pod Running. Copies are cheap until they change: to try
 /// many events from one state, build it once and copy it.
 struct VolcanoState {
   VolcanoPhase phase = VolcanoPhase::kRunning;
-  int64_t retry_count = 0;              ///< status.retryCount.
-  int64_t version = 0;                  ///< status.version (bumped by every kill of all pods).
-  VolcanoPods pods;                     ///< Per task, per index.
-  std::vector<VolcanoDelayed> delayed;  ///< In the order they were scheduled.
+  int64_t retry_count = 0;  ///< status.retryCount.
+  int64_t version = 0;      ///< status.version (bumped by every kill of all pods).
+  VolcanoPods pods;         ///< Per task, per index.
 };
 
 /// A Running job at job version `version`: every pod of every task Running at that version.
