@@ -209,16 +209,15 @@ std::vector<VolcanoExplainCell> ExplainVolcanoJob(const VolcanoJob& job) {
     std::string error;
     if (ApplyVolcanoStep(job, &state, {e}, &cell.outcome, &error)) cells.push_back(cell);
   };
-  std::unordered_set<std::string_view> names;  // Of the tasks before t.
+  std::set<int64_t> job_codes;  // Every task's rows have these: gathered once.
+  for (const VolcanoPolicy& p : job.policies)
+    if (p.has_exit_code) job_codes.insert(p.exit_code);
   for (size_t t = 0; t < job.tasks.size(); ++t) {
     const VolcanoTask& task = job.tasks[t];
     // The first task of a name (the controller finds no other).
-    const bool first = names.insert(task.name).second;
-    if (task.replicas <= 0 || !first) continue;
-    std::set<int64_t> codes;
+    if (task.replicas <= 0 || FindVolcanoTask(job, task.name) != static_cast<int>(t)) continue;
+    std::set<int64_t> codes = job_codes;
     for (const VolcanoPolicy& p : task.policies)
-      if (p.has_exit_code) codes.insert(p.exit_code);
-    for (const VolcanoPolicy& p : job.policies)
       if (p.has_exit_code) codes.insert(p.exit_code);
     VolcanoEventSpec pod{task.name, 0, "PodFailed", false, 0, ""};
     for (int64_t code : codes) {
