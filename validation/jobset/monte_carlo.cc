@@ -45,7 +45,6 @@ struct Setup {
   double check_round = 0;
   double check_miss = 0;
   double faulty_after = 0;
-  std::vector<FaultKind> faults;   // Resolved.
   std::vector<double> cumulative;  // Upper bound of each outcome's probability interval.
   std::vector<Outcome> outcomes;
   // The policy the runs use: the caller's, or its specialisation to the fault mix (see
@@ -158,10 +157,12 @@ PreparedPolicy SpecializeByMessage(const PreparedPolicy& in, const std::vector<F
   return p;
 }
 
-// Builds the tables; the model must be valid.
+// Builds the tables; the model must be valid, kind_rjob[k] the replicated job of its fault
+// kind k (see BindFaultMix).
 Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureModel& model,
-                std::vector<FaultKind> faults) {
+                const std::vector<int>& kind_rjob) {
   Setup s;
+  const std::vector<FaultKind>& faults = model.faults;
   if (model.precompute_matches) {
     if (policy.rules.size() * faults.size() <= kByKindPairs) {
       s.policy = SpecializeByKind(policy, faults, &s.reasons);
@@ -190,22 +191,28 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   s.check_round = model.node_check_round_s;
   s.check_miss = model.node_check_miss;
   s.faulty_after = model.faulty_fails_after_s;
-  s.faults = std::move(faults);
   double derived_total = 0;
   for (const ReplicatedJob& rj : js.replicated_jobs) {
     derived_total += static_cast<double>(DerivedNodes(rj, model));
   }
   // The kinds of any replicated job, and those bound to each one, in fault mix order: a
-  // replicated job's kinds are the two lists merged.
+  // replicated job's kinds are the two lists merged. Those bound to replicated job r are
+  // bound[bound_begin[r] .. bound_begin[r + 1]).
   const size_t n_rjobs = js.replicated_jobs.size();
   std::vector<int> everywhere;
-  std::vector<std::vector<int>> bound(n_rjobs);
-  for (size_t k = 0; k < s.faults.size(); ++k) {
-    const int rjob = s.faults[k].rjob;
+  std::vector<uint32_t> bound_begin(n_rjobs + 1, 0);
+  for (const int rjob : kind_rjob) {
+    if (rjob >= 0 && static_cast<size_t>(rjob) < n_rjobs) ++bound_begin[rjob + 1];
+  }
+  for (size_t r = 0; r < n_rjobs; ++r) bound_begin[r + 1] += bound_begin[r];
+  std::vector<int> bound(bound_begin[n_rjobs]);
+  std::vector<uint32_t> fill(bound_begin.begin(), bound_begin.end() - 1);
+  for (size_t k = 0; k < kind_rjob.size(); ++k) {
+    const int rjob = kind_rjob[k];
     if (rjob < 0) {
       everywhere.push_back(static_cast<int>(k));
     } else if (static_cast<size_t>(rjob) < n_rjobs) {
-      bound[rjob].push_back(static_cast<int>(k));
+      bound[fill[rjob]++] = static_cast<int>(k);
     }
   }
   std::vector<int> kinds;
@@ -216,10 +223,10 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
     if (!(share > 0)) continue;
     const double replicas = static_cast<double>(js.replicated_jobs[r].replicas);
     kinds.clear();
-    std::merge(everywhere.begin(), everywhere.end(), bound[r].begin(), bound[r].end(),
-               std::back_inserter(kinds));
+    std::merge(everywhere.begin(), everywhere.end(), bound.begin() + bound_begin[r],
+               bound.begin() + bound_begin[r + 1], std::back_inserter(kinds));
     double weights = 0;
-    for (int k : kinds) weights += s.faults[k].weight;
+    for (int k : kinds) weights += faults[k].weight;
     if (weights == 0) {
       acc += share;
       s.cumulative.push_back(acc);
@@ -227,7 +234,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
       continue;
     }
     for (int k : kinds) {
-      acc += share * s.faults[k].weight / weights;
+      acc += share * faults[k].weight / weights;
       s.cumulative.push_back(acc);
       s.outcomes.push_back({static_cast<int>(r), k, replicas});
     }
@@ -463,8 +470,12 @@ int64_t ModelNodeCount(const JobSet& js, const FailureModel& model) {
   return total;
 }
 
-std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
-                                 const FailureModel& model) {
+namespace {
+
+// ValidateFailureModel, which binds the fault kinds to replicated jobs: when valid, *kind_rjob
+// is that binding (see BindFaultMix), for the run to use as it is.
+std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
+                            const FailureModel& model, std::vector<int>* kind_rjob) {
   if (policy.rjob_names.size() != js.replicated_jobs.size()) {
     return "the prepared policy does not belong to this JobSet";
   }
@@ -509,9 +520,8 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
              std::to_string(kind.rjob) + " out of range";
     }
   }
-  std::vector<FaultKind> faults = model.faults;
   std::string error;
-  if (!ResolveFaultMix(policy, &faults, &error)) return error;
+  if (!BindFaultMix(policy, model.faults, kind_rjob, &error)) return error;
   int64_t derived = 0;
   for (const ReplicatedJob& rj : js.replicated_jobs) {
     derived = SaturatingAdd(derived, DerivedNodes(rj, model));
@@ -524,17 +534,23 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
   return "";
 }
 
+}  // namespace
+
+std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
+                                 const FailureModel& model) {
+  std::vector<int> kind_rjob;
+  return ValidateAndBind(policy, js, model, &kind_rjob);
+}
+
 MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
                                const FailureModel& model, int threads,
                                const std::atomic<bool>* cancel, MonteCarloProgress progress) {
   MonteCarloResult result;
   result.runs = model.runs;
-  result.error = ValidateFailureModel(policy, js, model);
+  std::vector<int> kind_rjob;  // Bound once, for the validation and the run.
+  result.error = ValidateAndBind(policy, js, model, &kind_rjob);
   if (!result.error.empty()) return result;
-  std::vector<FaultKind> faults = model.faults;
-  std::string unused;
-  ResolveFaultMix(policy, &faults, &unused);
-  const Setup setup = MakeSetup(policy, js, model, std::move(faults));
+  const Setup setup = MakeSetup(policy, js, model, kind_rjob);
   result.nodes = static_cast<int64_t>(setup.nodes);
   result.failure_rate = setup.rate;
 
