@@ -1,6 +1,7 @@
 #include "validation/jobset/monte_carlo.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -90,7 +91,12 @@ PreparedPolicy SpecializeByKind(const PreparedPolicy& in, const std::vector<Faul
                                 std::vector<std::string>* reasons) {
   PreparedPolicy p = in;
   reasons->clear();
-  for (size_t k = 0; k < faults.size(); ++k) reasons->push_back("\x01" + std::to_string(k));
+  reasons->reserve(faults.size());
+  for (size_t k = 0; k < faults.size(); ++k) {
+    char name[24] = "\x01";  // "\x01<k>", built in place.
+    char* end = std::to_chars(name + 1, name + sizeof name, k).ptr;
+    reasons->emplace_back(name, end);
+  }
   int first_named = -1;  // The first rjob with a name (a rule without targets admits it).
   for (size_t j = 0; j < in.rjob_names.size() && first_named < 0; ++j) {
     if (!in.rjob_names[j].empty()) first_named = static_cast<int>(j);
