@@ -54,6 +54,13 @@ struct Setup {
   std::vector<std::string> reasons, messages;
 };
 
+// What the validation of a model works out once for its run (see ValidateAndBind).
+struct Bound {
+  std::vector<int> kind_rjob;    // The replicated job of each fault kind (see BindFaultMix).
+  std::vector<int64_t> derived;  // DerivedNodes of each replicated job.
+  int64_t nodes = 0;             // ModelNodeCount.
+};
+
 int64_t SaturatingMul(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<int64_t>::max();
@@ -163,12 +170,12 @@ PreparedPolicy SpecializeByMessage(const PreparedPolicy& in, const std::vector<F
   return p;
 }
 
-// Builds the tables; the model must be valid, kind_rjob[k] the replicated job of its fault
-// kind k (see BindFaultMix).
+// Builds the tables of a valid model from what its validation worked out.
 Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureModel& model,
-                const std::vector<int>& kind_rjob) {
+                const Bound& bound_to) {
   Setup s;
   const std::vector<FaultKind>& faults = model.faults;
+  const std::vector<int>& kind_rjob = bound_to.kind_rjob;
   if (model.precompute_matches) {
     if (policy.rules.size() * faults.size() <= kByKindPairs) {
       s.policy = SpecializeByKind(policy, faults, &s.reasons);
@@ -183,7 +190,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
       s.messages.push_back(k.message);
     }
   }
-  s.nodes = static_cast<double>(ModelNodeCount(js, model));
+  s.nodes = static_cast<double>(bound_to.nodes);
   s.rate = s.nodes / model.node_mttf_s;  // 0 when the MTTF is infinite.
   s.run_time = model.run_time_s;
   s.restart_time = model.restart_time_s;
@@ -198,9 +205,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   s.check_miss = model.node_check_miss;
   s.faulty_after = model.faulty_fails_after_s;
   double derived_total = 0;
-  for (const ReplicatedJob& rj : js.replicated_jobs) {
-    derived_total += static_cast<double>(DerivedNodes(rj, model));
-  }
+  for (const int64_t d : bound_to.derived) derived_total += static_cast<double>(d);
   // The kinds of any replicated job, and those bound to each one, in fault mix order: a
   // replicated job's kinds are the two lists merged. Those bound to replicated job r are
   // bound[bound_begin[r] .. bound_begin[r + 1]).
@@ -224,8 +229,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   std::vector<int> kinds;
   double acc = 0;
   for (size_t r = 0; r < n_rjobs; ++r) {
-    const double share =
-        static_cast<double>(DerivedNodes(js.replicated_jobs[r], model)) / derived_total;
+    const double share = static_cast<double>(bound_to.derived[r]) / derived_total;
     if (!(share > 0)) continue;
     const double replicas = static_cast<double>(js.replicated_jobs[r].replicas);
     kinds.clear();
@@ -478,10 +482,10 @@ int64_t ModelNodeCount(const JobSet& js, const FailureModel& model) {
 
 namespace {
 
-// ValidateFailureModel, which binds the fault kinds to replicated jobs: when valid, *kind_rjob
-// is that binding (see BindFaultMix), for the run to use as it is.
+// ValidateFailureModel, which binds the fault kinds to replicated jobs and counts nodes: when
+// valid, *bound holds those, for the run to use as they are.
 std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
-                            const FailureModel& model, std::vector<int>* kind_rjob) {
+                            const FailureModel& model, Bound* bound) {
   if (policy.rjob_names.size() != js.replicated_jobs.size()) {
     return "the prepared policy does not belong to this JobSet";
   }
@@ -527,13 +531,17 @@ std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
     }
   }
   std::string error;
-  if (!BindFaultMix(policy, model.faults, kind_rjob, &error)) return error;
+  if (!BindFaultMix(policy, model.faults, &bound->kind_rjob, &error)) return error;
   int64_t derived = 0;
+  bound->derived.clear();
+  bound->derived.reserve(js.replicated_jobs.size());
   for (const ReplicatedJob& rj : js.replicated_jobs) {
-    derived = SaturatingAdd(derived, DerivedNodes(rj, model));
+    bound->derived.push_back(DerivedNodes(rj, model));
+    derived = SaturatingAdd(derived, bound->derived.back());
   }
   if (derived <= 0) return "the JobSet has no pods (every replicated job has 0 replicas or pods)";
-  const int64_t nodes = ModelNodeCount(js, model);
+  const int64_t nodes = model.nodes > 0 ? model.nodes : derived;  // ModelNodeCount.
+  bound->nodes = nodes;
   if (nodes > kMaxNodes || derived > kMaxNodes) {
     return "too many nodes (" + std::to_string(nodes) + ")";
   }
@@ -544,8 +552,8 @@ std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
 
 std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
                                  const FailureModel& model) {
-  std::vector<int> kind_rjob;
-  return ValidateAndBind(policy, js, model, &kind_rjob);
+  Bound bound;
+  return ValidateAndBind(policy, js, model, &bound);
 }
 
 MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
@@ -553,10 +561,10 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
                                const std::atomic<bool>* cancel, MonteCarloProgress progress) {
   MonteCarloResult result;
   result.runs = model.runs;
-  std::vector<int> kind_rjob;  // Bound once, for the validation and the run.
-  result.error = ValidateAndBind(policy, js, model, &kind_rjob);
+  Bound bound;  // Worked out once, for the validation and the run.
+  result.error = ValidateAndBind(policy, js, model, &bound);
   if (!result.error.empty()) return result;
-  const Setup setup = MakeSetup(policy, js, model, kind_rjob);
+  const Setup setup = MakeSetup(policy, js, model, bound);
   result.nodes = static_cast<int64_t>(setup.nodes);
   result.failure_rate = setup.rate;
 
