@@ -226,6 +226,16 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
       bound[fill[rjob]++] = static_cast<int>(k);
     }
   }
+  // The outcomes counted first, so that each table is allocated once (weights are positive: a
+  // replicated job with no kind has one outcome, absorbing its failures).
+  size_t n_outcomes = 0;
+  for (size_t r = 0; r < n_rjobs; ++r) {
+    if (static_cast<double>(bound_to.derived[r]) / derived_total > 0) {
+      n_outcomes += std::max<size_t>(1, everywhere.size() + bound_begin[r + 1] - bound_begin[r]);
+    }
+  }
+  s.cumulative.reserve(n_outcomes);
+  s.outcomes.reserve(n_outcomes);
   std::vector<int> kinds;
   double acc = 0;
   for (size_t r = 0; r < n_rjobs; ++r) {
