@@ -1,8 +1,8 @@
 #include "validation/jobset/fault_mix.h"
 
 #include <string_view>
-#include <unordered_map>
 
+#include "validation/core/name_index.h"
 #include "validation/sim/fault_mix.h"
 #include "validation/sim/text.h"
 
@@ -42,22 +42,32 @@ bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::s
 
 bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
                      std::string* error) {
-  // Replicated jobs by name, the first of a name winning as FindReplicatedJob's scan would.
-  std::unordered_map<std::string_view, int> rjob_of;
-  rjob_of.reserve(policy.rjob_names.size());
-  for (size_t i = 0; i < policy.rjob_names.size(); ++i) {
-    rjob_of.emplace(policy.rjob_names[i], static_cast<int>(i));
-  }
-  for (FaultKind& kind : *faults) {
-    if (kind.rjob_name.empty()) continue;
-    const auto found = rjob_of.find(kind.rjob_name);
-    const int r = found == rjob_of.end() ? -1 : found->second;
+  std::vector<int> rjobs;
+  const bool ok = BindFaultMix(policy, *faults, &rjobs, error);
+  for (size_t k = 0; k < rjobs.size(); ++k) (*faults)[k].rjob = rjobs[k];
+  return ok;
+}
+
+bool BindFaultMix(const PreparedPolicy& policy, std::span<const FaultKind> faults,
+                  std::vector<int>* rjobs, std::string* error) {
+  rjobs->clear();
+  rjobs->reserve(faults.size());
+  // Replicated jobs by name, the first of a name winning as FindReplicatedJob's scan would;
+  // built only when a kind names one.
+  NameIndex rjob_of;
+  for (const FaultKind& kind : faults) {
+    if (kind.rjob_name.empty()) {
+      rjobs->push_back(kind.rjob);
+      continue;
+    }
+    if (rjob_of.slots.empty()) rjob_of = BuildNameIndex(policy.rjob_names);
+    const int r = FindName(rjob_of, policy.rjob_names, kind.rjob_name);
     if (r < 0) {
       *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
                QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
       return false;
     }
-    kind.rjob = r;
+    rjobs->push_back(r);
   }
   return true;
 }

@@ -3,6 +3,7 @@
 // (REASON[:MESSAGE]=WEIGHT[@RJOB],...; the syntax is every kind's: validation/sim/fault_mix.h).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,13 @@ bool ParseFaultMix(std::string_view text, std::vector<FaultKind>* faults, std::s
 /// that names it and lists the replicated jobs.
 bool ResolveFaultMix(const PreparedPolicy& policy, std::vector<FaultKind>* faults,
                      std::string* error);
+
+/// ResolveFaultMix without copying the kinds: sets (*rjobs)[k] to the replicated job of
+/// faults[k] (FaultKind::rjob, or the first replicated job of its rjob_name), looking every name
+/// up in one index of the replicated jobs. On an unknown name, the same error, and *rjobs holds
+/// the kinds before it.
+bool BindFaultMix(const PreparedPolicy& policy, std::span<const FaultKind> faults,
+                  std::vector<int>* rjobs, std::string* error);
 
 /// The example mix: 90% host maintenance surfacing as PodFailurePolicy (an exit-143 pod
 /// failure policy rule; message as the Job controller writes it), 10% BackoffLimitExceeded.

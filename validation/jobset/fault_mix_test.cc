@@ -59,4 +59,33 @@ TEST_CASE("monte carlo: ParseFaultMix") {
   CHECK(error == "fault mix item \"A=x\": weight \"x\" is not a number");
 }
 
+TEST_CASE("monte carlo: BindFaultMix binds as ResolveFaultMix does, without touching the kinds") {
+  JobSet js;
+  js.name = "js";
+  for (const char* name : {"driver", "workers", "driver"}) {
+    ReplicatedJob rj;
+    rj.name = name;
+    js.replicated_jobs.push_back(rj);
+  }
+  const PreparedPolicy p = PreparePolicy(js, {});
+  std::vector<FaultKind> f;
+  std::string error;
+  REQUIRE(ParseFaultMix("A=1@driver,B=1,C=1@workers", &f, &error));
+  f[1].rjob = 2;  // An index, as a caller may set without a name.
+  std::vector<int> rjobs = {9, 9, 9, 9};
+  REQUIRE(BindFaultMix(p, f, &rjobs, &error));
+  CHECK(rjobs == std::vector<int>{0, 2, 1});  // The first "driver" wins.
+  CHECK(f[0].rjob == -1);
+  std::vector<FaultKind> resolved = f;
+  REQUIRE(ResolveFaultMix(p, &resolved, &error));
+  for (size_t k = 0; k < f.size(); ++k) CHECK(resolved[k].rjob == rjobs[k]);
+
+  REQUIRE(ParseFaultMix("A=1@workers,B=1@ps,C=1@driver", &f, &error));
+  CHECK_FALSE(BindFaultMix(p, f, &rjobs, &error));
+  CHECK(error ==
+        "fault mix: unknown replicated job \"ps\" for reason \"B\" (replicated jobs: "
+        "driver, workers, driver)");
+  CHECK(rjobs == std::vector<int>{1});  // The kinds before the unknown name.
+}
+
 }  // namespace jobset

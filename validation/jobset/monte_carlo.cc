@@ -1,6 +1,7 @@
 #include "validation/jobset/monte_carlo.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -45,13 +46,19 @@ struct Setup {
   double check_round = 0;
   double check_miss = 0;
   double faulty_after = 0;
-  std::vector<FaultKind> faults;   // Resolved.
   std::vector<double> cumulative;  // Upper bound of each outcome's probability interval.
   std::vector<Outcome> outcomes;
   // The policy the runs use: the caller's, or its specialisation to the fault mix (see
   // Specialize), with the reason and message each fault kind's failures carry.
   PreparedPolicy policy;
   std::vector<std::string> reasons, messages;
+};
+
+// What the validation of a model works out once for its run (see ValidateAndBind).
+struct Bound {
+  std::vector<int> kind_rjob;    // The replicated job of each fault kind (see BindFaultMix).
+  std::vector<int64_t> derived;  // DerivedNodes of each replicated job.
+  int64_t nodes = 0;             // ModelNodeCount.
 };
 
 int64_t SaturatingMul(int64_t a, int64_t b) {
@@ -91,7 +98,12 @@ PreparedPolicy SpecializeByKind(const PreparedPolicy& in, const std::vector<Faul
                                 std::vector<std::string>* reasons) {
   PreparedPolicy p = in;
   reasons->clear();
-  for (size_t k = 0; k < faults.size(); ++k) reasons->push_back("\x01" + std::to_string(k));
+  reasons->reserve(faults.size());
+  for (size_t k = 0; k < faults.size(); ++k) {
+    char name[24] = "\x01";  // "\x01<k>", built in place.
+    char* end = std::to_chars(name + 1, name + sizeof name, k).ptr;
+    reasons->emplace_back(name, end);
+  }
   int first_named = -1;  // The first rjob with a name (a rule without targets admits it).
   for (size_t j = 0; j < in.rjob_names.size() && first_named < 0; ++j) {
     if (!in.rjob_names[j].empty()) first_named = static_cast<int>(j);
@@ -158,10 +170,12 @@ PreparedPolicy SpecializeByMessage(const PreparedPolicy& in, const std::vector<F
   return p;
 }
 
-// Builds the tables; the model must be valid.
+// Builds the tables of a valid model from what its validation worked out.
 Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureModel& model,
-                std::vector<FaultKind> faults) {
+                const Bound& bound_to) {
   Setup s;
+  const std::vector<FaultKind>& faults = model.faults;
+  const std::vector<int>& kind_rjob = bound_to.kind_rjob;
   if (model.precompute_matches) {
     if (policy.rules.size() * faults.size() <= kByKindPairs) {
       s.policy = SpecializeByKind(policy, faults, &s.reasons);
@@ -176,7 +190,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
       s.messages.push_back(k.message);
     }
   }
-  s.nodes = static_cast<double>(ModelNodeCount(js, model));
+  s.nodes = static_cast<double>(bound_to.nodes);
   s.rate = s.nodes / model.node_mttf_s;  // 0 when the MTTF is infinite.
   s.run_time = model.run_time_s;
   s.restart_time = model.restart_time_s;
@@ -190,36 +204,49 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
   s.check_round = model.node_check_round_s;
   s.check_miss = model.node_check_miss;
   s.faulty_after = model.faulty_fails_after_s;
-  s.faults = std::move(faults);
   double derived_total = 0;
-  for (const ReplicatedJob& rj : js.replicated_jobs) {
-    derived_total += static_cast<double>(DerivedNodes(rj, model));
-  }
+  for (const int64_t d : bound_to.derived) derived_total += static_cast<double>(d);
   // The kinds of any replicated job, and those bound to each one, in fault mix order: a
-  // replicated job's kinds are the two lists merged.
+  // replicated job's kinds are the two lists merged. Those bound to replicated job r are
+  // bound[bound_begin[r] .. bound_begin[r + 1]).
   const size_t n_rjobs = js.replicated_jobs.size();
   std::vector<int> everywhere;
-  std::vector<std::vector<int>> bound(n_rjobs);
-  for (size_t k = 0; k < s.faults.size(); ++k) {
-    const int rjob = s.faults[k].rjob;
+  std::vector<uint32_t> bound_begin(n_rjobs + 1, 0);
+  for (const int rjob : kind_rjob) {
+    if (rjob >= 0 && static_cast<size_t>(rjob) < n_rjobs) ++bound_begin[rjob + 1];
+  }
+  for (size_t r = 0; r < n_rjobs; ++r) bound_begin[r + 1] += bound_begin[r];
+  std::vector<int> bound(bound_begin[n_rjobs]);
+  std::vector<uint32_t> fill(bound_begin.begin(), bound_begin.end() - 1);
+  for (size_t k = 0; k < kind_rjob.size(); ++k) {
+    const int rjob = kind_rjob[k];
     if (rjob < 0) {
       everywhere.push_back(static_cast<int>(k));
     } else if (static_cast<size_t>(rjob) < n_rjobs) {
-      bound[rjob].push_back(static_cast<int>(k));
+      bound[fill[rjob]++] = static_cast<int>(k);
     }
   }
+  // The outcomes counted first, so that each table is allocated once (weights are positive: a
+  // replicated job with no kind has one outcome, absorbing its failures).
+  size_t n_outcomes = 0;
+  for (size_t r = 0; r < n_rjobs; ++r) {
+    if (static_cast<double>(bound_to.derived[r]) / derived_total > 0) {
+      n_outcomes += std::max<size_t>(1, everywhere.size() + bound_begin[r + 1] - bound_begin[r]);
+    }
+  }
+  s.cumulative.reserve(n_outcomes);
+  s.outcomes.reserve(n_outcomes);
   std::vector<int> kinds;
   double acc = 0;
   for (size_t r = 0; r < n_rjobs; ++r) {
-    const double share =
-        static_cast<double>(DerivedNodes(js.replicated_jobs[r], model)) / derived_total;
+    const double share = static_cast<double>(bound_to.derived[r]) / derived_total;
     if (!(share > 0)) continue;
     const double replicas = static_cast<double>(js.replicated_jobs[r].replicas);
     kinds.clear();
-    std::merge(everywhere.begin(), everywhere.end(), bound[r].begin(), bound[r].end(),
-               std::back_inserter(kinds));
+    std::merge(everywhere.begin(), everywhere.end(), bound.begin() + bound_begin[r],
+               bound.begin() + bound_begin[r + 1], std::back_inserter(kinds));
     double weights = 0;
-    for (int k : kinds) weights += s.faults[k].weight;
+    for (int k : kinds) weights += faults[k].weight;
     if (weights == 0) {
       acc += share;
       s.cumulative.push_back(acc);
@@ -227,7 +254,7 @@ Setup MakeSetup(const PreparedPolicy& policy, const JobSet& js, const FailureMod
       continue;
     }
     for (int k : kinds) {
-      acc += share * s.faults[k].weight / weights;
+      acc += share * faults[k].weight / weights;
       s.cumulative.push_back(acc);
       s.outcomes.push_back({static_cast<int>(r), k, replicas});
     }
@@ -463,8 +490,12 @@ int64_t ModelNodeCount(const JobSet& js, const FailureModel& model) {
   return total;
 }
 
-std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
-                                 const FailureModel& model) {
+namespace {
+
+// ValidateFailureModel, which binds the fault kinds to replicated jobs and counts nodes: when
+// valid, *bound holds those, for the run to use as they are.
+std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
+                            const FailureModel& model, Bound* bound) {
   if (policy.rjob_names.size() != js.replicated_jobs.size()) {
     return "the prepared policy does not belong to this JobSet";
   }
@@ -509,19 +540,30 @@ std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
              std::to_string(kind.rjob) + " out of range";
     }
   }
-  std::vector<FaultKind> faults = model.faults;
   std::string error;
-  if (!ResolveFaultMix(policy, &faults, &error)) return error;
+  if (!BindFaultMix(policy, model.faults, &bound->kind_rjob, &error)) return error;
   int64_t derived = 0;
+  bound->derived.clear();
+  bound->derived.reserve(js.replicated_jobs.size());
   for (const ReplicatedJob& rj : js.replicated_jobs) {
-    derived = SaturatingAdd(derived, DerivedNodes(rj, model));
+    bound->derived.push_back(DerivedNodes(rj, model));
+    derived = SaturatingAdd(derived, bound->derived.back());
   }
   if (derived <= 0) return "the JobSet has no pods (every replicated job has 0 replicas or pods)";
-  const int64_t nodes = ModelNodeCount(js, model);
+  const int64_t nodes = model.nodes > 0 ? model.nodes : derived;  // ModelNodeCount.
+  bound->nodes = nodes;
   if (nodes > kMaxNodes || derived > kMaxNodes) {
     return "too many nodes (" + std::to_string(nodes) + ")";
   }
   return "";
+}
+
+}  // namespace
+
+std::string ValidateFailureModel(const PreparedPolicy& policy, const JobSet& js,
+                                 const FailureModel& model) {
+  Bound bound;
+  return ValidateAndBind(policy, js, model, &bound);
 }
 
 MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
@@ -529,12 +571,10 @@ MonteCarloResult RunMonteCarlo(const PreparedPolicy& policy, const JobSet& js,
                                const std::atomic<bool>* cancel, MonteCarloProgress progress) {
   MonteCarloResult result;
   result.runs = model.runs;
-  result.error = ValidateFailureModel(policy, js, model);
+  Bound bound;  // Worked out once, for the validation and the run.
+  result.error = ValidateAndBind(policy, js, model, &bound);
   if (!result.error.empty()) return result;
-  std::vector<FaultKind> faults = model.faults;
-  std::string unused;
-  ResolveFaultMix(policy, &faults, &unused);
-  const Setup setup = MakeSetup(policy, js, model, std::move(faults));
+  const Setup setup = MakeSetup(policy, js, model, bound);
   result.nodes = static_cast<int64_t>(setup.nodes);
   result.failure_rate = setup.rate;
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "validation/core/go_regexp.h"
+#include "validation/core/name_index.h"
 
 namespace jobset {
 namespace {
@@ -539,15 +540,14 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   PreparedPolicy p;
   p.jobset_name = js.name.empty() ? NameForValidation(js) : js.name;
   p.gates = gates;
-  // Replicated jobs by name, the first of a name giving the key.
-  std::unordered_map<std::string_view, int> key_of;
-  key_of.reserve(js.replicated_jobs.size());
+  p.rjob_names.reserve(js.replicated_jobs.size());
+  p.rjob_replicas.reserve(js.replicated_jobs.size());
   for (const ReplicatedJob& rj : js.replicated_jobs) {
-    const int i = static_cast<int>(p.rjob_names.size());
     p.rjob_names.push_back(rj.name);
     p.rjob_replicas.push_back(rj.replicas);
-    p.rjob_key.push_back(key_of.emplace(rj.name, i).first->second);
   }
+  // Replicated jobs by name, the first of a name giving the key.
+  const NameIndex key_of = BuildNameIndex(p.rjob_names, &p.rjob_key);
   if (!js.failure_policy) {
     IndexRules(&p);
     return p;
@@ -600,8 +600,8 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
     }
     rule.targets_all = in.target_replicated_jobs.empty();
     for (const std::string& target : in.target_replicated_jobs) {
-      if (auto found = key_of.find(target); found != key_of.end()) {
-        rule.target_keys.push_back(found->second);
+      if (const int key = FindName(key_of, p.rjob_names, target); key >= 0) {
+        rule.target_keys.push_back(key);
       }
     }
     std::sort(rule.target_keys.begin(), rule.target_keys.end());

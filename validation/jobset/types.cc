@@ -75,6 +75,7 @@ JobSet DecodeJobSet(const Node& object) {
   const Node* spec = object.Find("spec");
   if (!spec || !spec->is_map()) return js;
   if (const Node* rjs = spec->Find("replicatedJobs"); rjs && rjs->is_seq()) {
+    js.replicated_jobs.reserve(rjs->items.size());
     for (const Node& n : rjs->items) js.replicated_jobs.push_back(DecodeReplicatedJob(n));
   }
   if (const Node* fp = spec->Find("failurePolicy"); fp && fp->is_map()) {
