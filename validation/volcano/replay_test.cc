@@ -196,12 +196,12 @@ int64_t PodsIn(const VolcanoState& state, VolcanoPodPhase phase) {
 
 }  // namespace
 
-TEST_CASE("volcano replay: 20,000 RestartJob steps of a million-pod job") {
+TEST_CASE("volcano replay: 40,000 RestartJob steps of a million-pod job") {
   // Before: every restart killed, recreated and recounted each of the million pods.
   const VolcanoJob job = WideJob(1, 1'000'000,
                                  "  maxRetry: 2147483647\n"
                                  "  policies:\n  - {event: PodEvicted, action: RestartJob}\n");
-  const int n = 20000;
+  const int n = 40000;
   std::vector<VolcanoStep> steps;
   for (int i = 0; i < n; ++i)
     steps.push_back({{"t0", i * int64_t{7919} % 1'000'000, "PodEvicted", false, 0, ""}});
