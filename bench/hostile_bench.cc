@@ -7,7 +7,9 @@
 //                                analysis-targets, analysis-chains, monte-carlo-targets,
 //                                fault-mix-kinds, framework-explain, framework-replay,
 //                                framework-monte-carlo, volcano-tasks, stuck-steps,
-//                                fault-mix-rules, targeted-reasons (default: all)
+//                                fault-mix-rules, targeted-reasons, volcano-steps,
+//                                volcano-sync-requests, volcano-explain-tasks,
+//                                volcano-monte-carlo-pods (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
 // ru_maxrss) includes the input, which is reported beside it. The cases from analysis-rules on
@@ -39,6 +41,7 @@
 #include "validation/volcano/lifecycle.h"
 #include "validation/volcano/lint.h"
 #include "validation/volcano/monte_carlo.h"
+#include "validation/volcano/replay.h"
 #include "webhook/admission_handler.h"
 
 namespace {
@@ -356,6 +359,33 @@ Node VolcanoTasks(int n) {
   return job;
 }
 
+// A Volcano Job of `tasks` tasks t0, t1, ... of `replicas` pods each, spec.maxRetry
+// `max_retry` (0: none written) and the job policies {event, action} of `policies`.
+Node VolcanoPodJob(int tasks, int64_t replicas, int64_t max_retry,
+                   const std::vector<std::pair<const char*, const char*>>& policies) {
+  Node job = Object("batch.volcano.sh/v1alpha1", "Job");
+  Node list = Node::Seq(), task_list = Node::Seq();
+  for (const auto& [event, action] : policies)
+    list.items.push_back(Policy("event", Str(event), action));
+  for (int t = 0; t < tasks; ++t) {
+    Node task = Named("t" + std::to_string(t));
+    task.Set("replicas", Node::Int(replicas));
+    task_list.items.push_back(std::move(task));
+  }
+  Node& spec = job.Set("spec", Node::Map());
+  if (max_retry > 0) spec.Set("maxRetry", Node::Int(max_retry));
+  if (!policies.empty()) spec.Set("policies", std::move(list));
+  spec.Set("tasks", std::move(task_list));
+  return job;
+}
+
+// The sizes of the Volcano pod-model cases at 1x.
+constexpr int kVolcanoSteps = 10000;
+constexpr int kVolcanoSyncRequests = 30000;
+constexpr int kVolcanoExplainTasks = 400;
+constexpr int64_t kVolcanoExplainReplicas = 20;
+constexpr int kVolcanoMonteCarloFailures = 2000;
+
 // CPU time of this process: the host is shared, so wall time measures the neighbours too.
 double CpuSeconds() {
   timespec t{};
@@ -363,13 +393,16 @@ double CpuSeconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+// clang-format off
 const char* const kCases[] = {
     "alias-bomb",         "near-limit-documents", "wide-mapping",          "replicated-jobs-update",
     "wide-labels-update", "analysis-rules",       "volcano-policies",      "volume-claim-templates",
     "replay-steps",       "policy-targets",       "restart-job-step",      "stuck-pending",
     "analysis-targets",   "analysis-chains",      "monte-carlo-targets",   "fault-mix-kinds",
     "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks",
-    "stuck-steps",        "fault-mix-rules",      "targeted-reasons"};
+    "stuck-steps",        "fault-mix-rules",      "targeted-reasons",      "volcano-steps",
+    "volcano-sync-requests", "volcano-explain-tasks", "volcano-monte-carlo-pods"};
+// clang-format on
 
 // The cases on the failure-policy engine, Monte Carlo, Framework and Volcano simulations
 // (issue #19, second part); prints "bytes seconds verdict".
@@ -650,9 +683,106 @@ bool RunObjectCase(const std::string& name, int scale) {
   return true;
 }
 
+// The pods of `state` in `phase`, over all tasks.
+int64_t PodsIn(const jobset::VolcanoState& state, jobset::VolcanoPodPhase phase) {
+  return state.pods.JobCounts()[phase];
+}
+
+// The Volcano simulations of many pods (issue #19, Volcano pod model): each request, restart,
+// explain cell or run costs the job's pods; prints "bytes seconds verdict".
+bool RunVolcanoCase(const std::string& name, int scale) {
+  using namespace jobset;
+  constexpr int64_t kPods = 1'000'000;  // The most pods explain and simulate model.
+  constexpr int64_t kMaxRetry = 2'147'483'647;
+  Node object;
+  std::vector<VolcanoStep> steps;
+  VolcanoFailureModel model;
+  if (name == "volcano-steps") {
+    // One task of the most pods; each step evicts one pod, and PodEvicted restarts the job.
+    object = VolcanoPodJob(1, kPods, kMaxRetry, {{"PodEvicted", "RestartJob"}});
+    const int n = kVolcanoSteps * scale;
+    for (int i = 0; i < n; ++i) {
+      steps.push_back({{"t0", i * int64_t{7919} % kPods, "PodEvicted", false, 0, ""}});
+    }
+  } else if (name == "volcano-sync-requests") {
+    // One step of PodFailed events on distinct pods, no policy: each request is a SyncJob.
+    object = VolcanoPodJob(1, kPods, 0, {});
+    const int n = kVolcanoSyncRequests * scale;
+    steps.resize(1);
+    for (int i = 0; i < n; ++i)
+      steps[0].push_back({"t0", i * (kPods / n), "PodFailed", true, 1, ""});
+  } else if (name == "volcano-explain-tasks") {
+    object = VolcanoPodJob(kVolcanoExplainTasks * scale, kVolcanoExplainReplicas, 0, {});
+  } else if (name == "volcano-monte-carlo-pods") {
+    // Every failure restarts its pod (the retries do not run out).
+    object = VolcanoPodJob(1, kPods, kMaxRetry,
+                           {{"PodEvicted", "RestartPod"}, {"PodFailed", "RestartPod"}});
+    model.run_time_s = 3600;
+    model.node_mttf_s =
+        static_cast<double>(kPods) * model.run_time_s / (kVolcanoMonteCarloFailures * scale);
+    model.restart_time_s = 60;
+    model.job_restart_time_s = 30;
+    model.faults = DefaultVolcanoFaultMix();
+    model.runs = 4;
+  } else {
+    return false;
+  }
+  // The input: the object, and the steps as a scenario file would hold them.
+  size_t bytes = NodeToJsonText(object).size();
+  for (const VolcanoStep& step : steps) {
+    bytes += std::string(R"({"events":[]},)").size();
+    for (const VolcanoEventSpec& e : step) {
+      bytes += (R"({"task":")" + e.task + R"(","index":)" + std::to_string(e.index) +
+                R"(,"event":")" + e.event + R"(")" +
+                (e.has_exit_code ? R"(,"exitCode":)" + std::to_string(e.exit_code) : "") + "},")
+                   .size();
+    }
+  }
+  std::string verdict, error;
+  VolcanoReplayResult replay;
+  bool replayed = false;
+  const double start = CpuSeconds();
+  const VolcanoJob job = DecodeVolcanoJob(object);
+  if (name == "volcano-steps" || name == "volcano-sync-requests") {
+    replayed = ReplayVolcano(job, steps, &replay, &error);
+  } else if (name == "volcano-explain-tasks") {
+    const std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
+    const std::vector<VolcanoDeadPolicy> dead = DeadVolcanoPolicies(job, cells);
+    // The summary's lines, as `explain` writes them: the first 100 tasks whose failed pod no
+    // policy handles.
+    int64_t failed = 0, lines = 0;
+    for (const VolcanoExplainCell& c : cells) {
+      if (c.event != "PodFailed" || c.has_exit_code || c.task < 0) continue;
+      if (c.outcome.events[0].match.kind != VolcanoMatchKind::kNone || ++lines > 100) continue;
+      VolcanoPhase end = VolcanoPhase::kRunning;
+      failed +=
+          PhaseWhenOthersSucceed(job, c.task, c.exit_code, &end) && end == VolcanoPhase::kFailed;
+    }
+    verdict = std::to_string(cells.size()) + " cells, " + std::to_string(dead.size()) +
+              " dead policies, " + std::to_string(failed) + " tasks end Failed";
+  } else {
+    const VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, model, 1);
+    verdict = r.error.empty()
+                  ? std::to_string(static_cast<int64_t>(r.mean_failures)) + " failures per run, " +
+                        std::to_string(r.completed) + " completed"
+                  : r.error;
+  }
+  const double seconds = CpuSeconds() - start;
+  if (name == "volcano-steps" || name == "volcano-sync-requests") {
+    verdict = replayed ? std::string(VolcanoPhaseName(replay.state.phase)) + ", retry " +
+                             std::to_string(replay.state.retry_count) + ", " +
+                             std::to_string(PodsIn(replay.state, VolcanoPodPhase::kFailed)) +
+                             " pods Failed"
+                       : error;
+  }
+  std::printf("%zu %.6f %s\n", bytes, seconds, verdict.c_str());
+  return true;
+}
+
 // Runs one case; prints "bytes seconds verdict".
 int RunOne(const std::string& name, int scale) {
-  if (RunObjectCase(name, scale) || RunSimulationCase(name, scale)) return 0;
+  if (RunObjectCase(name, scale) || RunSimulationCase(name, scale) || RunVolcanoCase(name, scale))
+    return 0;
   std::string input;
   bool lint = true;
   if (name == "alias-bomb") {

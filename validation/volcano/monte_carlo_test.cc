@@ -186,3 +186,35 @@ TEST_CASE("volcano monte carlo: a job of 200,000 tasks is decoded, checked and r
 }
 
 }  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("volcano monte carlo: 20,000 failures of a million-pod job, each pod restarted") {
+  // Before: each run started from a fresh job of a million pods, and each RestartPod recreated
+  // and recounted all of them.
+  SourceFile f = ParseSource("job.yaml",
+                             "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n"
+                             "metadata: {name: big}\nspec:\n  maxRetry: 2147483647\n"
+                             "  policies:\n  - {event: PodEvicted, action: RestartPod}\n"
+                             "  - {event: PodFailed, action: RestartPod}\n"
+                             "  tasks:\n  - {name: w, replicas: 1000000}\n");
+  REQUIRE(!f.documents.empty());
+  const VolcanoJob job = DecodeVolcanoJob(f.documents[0].root);
+  VolcanoFailureModel m = Model(1, 24);
+  m.node_mttf_s = 1e6 * m.run_time_s / 20000;  // 20,000 failures per run.
+  m.runs = 2;
+  const VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, m, 1);
+  REQUIRE_MESSAGE(r.error.empty(), r.error);
+  CHECK(r.nodes == 1'000'000);
+  CHECK(r.completed == 2);
+  CHECK(r.mean_failures > 19000);
+  CHECK(r.mean_failures < 21000);
+  // Every failure hits a live pod (restarted ones run again) and restarts it: one retry each.
+  CHECK(r.mean_absorbed == 0);
+  CHECK(r.mean_retries == r.mean_failures);
+  REQUIRE(r.actions.size() == 1);
+  CHECK(r.actions[0].first == "RestartPod");
+  CHECK(r.actions[0].second == r.mean_failures);
+}
+
+}  // namespace jobset

@@ -273,3 +273,142 @@ TEST_CASE("volcano: the end when the other pods succeed costs tasks, not pods") 
 
 }  // namespace
 }  // namespace jobset
+
+// --- Hostile input (issue #19): the pod model ------------------------------------------------
+// Jobs of a million pods (the most explain and simulate model): a request, a restart or an
+// explain cell must not cost the job's pods. The names of these cases say "million-pod".
+
+namespace jobset {
+namespace {
+
+// A Volcano Job of `tasks` tasks t0, t1, ... of `replicas` pods each, with `spec_extra` (ending
+// in a newline) before the tasks and `task_extra` (flow mapping entries) in each task.
+VolcanoJob WideJob(int tasks, int64_t replicas, const std::string& spec_extra,
+                   const std::string& task_extra = "") {
+  std::string yaml =
+      "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: big}\nspec:\n" +
+      spec_extra + "  tasks:\n";
+  for (int t = 0; t < tasks; ++t) {
+    yaml += "  - {name: t" + std::to_string(t) + ", replicas: " + std::to_string(replicas) +
+            task_extra + "}\n";
+  }
+  VolcanoJob job = DecodeTestJob(yaml);
+  REQUIRE(job.problems.empty());
+  return job;
+}
+
+// The pods of `state` in `phase`, over all tasks.
+int64_t PodsIn(const VolcanoState& state, VolcanoPodPhase phase) {
+  return state.pods.JobCounts()[phase];
+}
+
+}  // namespace
+
+TEST_CASE("volcano replay: 40,000 RestartJob steps of a million-pod job") {
+  // Before: every restart killed, recreated and recounted each of the million pods.
+  const VolcanoJob job = WideJob(1, 1'000'000,
+                                 "  maxRetry: 2147483647\n"
+                                 "  policies:\n  - {event: PodEvicted, action: RestartJob}\n");
+  const int n = 40000;
+  std::vector<VolcanoStep> steps;
+  for (int i = 0; i < n; ++i)
+    steps.push_back({{"t0", i * int64_t{7919} % 1'000'000, "PodEvicted", false, 0, ""}});
+  VolcanoReplayResult r;
+  std::string error;
+  REQUIRE_MESSAGE(ReplayVolcano(job, steps, &r, &error), error);
+  REQUIRE(r.steps.size() == static_cast<size_t>(n));
+  CHECK(r.state.retry_count == n);
+  CHECK(r.state.version == n);
+  CHECK(r.state.phase == VolcanoPhase::kRunning);
+  const VolcanoStepOutcome& last = r.steps.back();
+  CHECK(last.events[0].match.action == VolcanoAction::kRestartJob);
+  CHECK_FALSE(last.events[0].request.stale);
+  CHECK(last.settled == std::vector<VolcanoPhase>{VolcanoPhase::kPending, VolcanoPhase::kRunning});
+  CHECK(last.retry_count == n);
+  CHECK(PodsIn(r.state, VolcanoPodPhase::kRunning) == 1'000'000);
+}
+
+TEST_CASE(
+    "volcano replay: 100,000 PodFailed requests no policy acts on in one step of a "
+    "million-pod job") {
+  // Before: each request's sync recounted the million pods.
+  const VolcanoJob job = WideJob(1, 1'000'000, "");
+  const int n = 100000;
+  std::vector<VolcanoStep> steps(1);
+  for (int i = 0; i < n; ++i) steps[0].push_back({"t0", int64_t{10} * i, "PodFailed", true, 1, ""});
+  VolcanoReplayResult r;
+  std::string error;
+  REQUIRE_MESSAGE(ReplayVolcano(job, steps, &r, &error), error);
+  REQUIRE(r.steps[0].events.size() == static_cast<size_t>(n));
+  int64_t synced = 0;
+  for (const VolcanoEventOutcome& e : r.steps[0].events) {
+    synced += e.match.kind == VolcanoMatchKind::kNone && e.after == VolcanoPhase::kRunning &&
+              e.note.empty();
+  }
+  CHECK(synced == n);
+  CHECK(r.state.phase == VolcanoPhase::kRunning);
+  CHECK(r.state.retry_count == 0);
+  CHECK(PodsIn(r.state, VolcanoPodPhase::kFailed) == n);
+  CHECK(PodsIn(r.state, VolcanoPodPhase::kRunning) == 1'000'000 - n);
+}
+
+TEST_CASE("volcano replay: every other pod of a million-pod job succeeds in one step") {
+  // What `explain` asks for each task no policy restarts: a pod fails, then all the other pods
+  // succeed. Before: each PodSucceeded counted the Succeeded pods of its task (999,999).
+  const VolcanoJob job = DecodeTestJob(
+      "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: big}\nspec:\n"
+      "  tasks:\n  - {name: a, replicas: 1}\n  - {name: b, replicas: 999999}\n");
+  std::vector<VolcanoStep> steps = {{{"a", 0, "PodFailed", true, 1, ""}}, {}};
+  for (int64_t i = 0; i < 999'999; ++i) steps[1].push_back({"b", i, "PodSucceeded", false, 0, ""});
+  VolcanoReplayResult r;
+  std::string error;
+  REQUIRE_MESSAGE(ReplayVolcano(job, steps, &r, &error), error);
+  CHECK(r.steps[0].phase == VolcanoPhase::kRunning);
+  const std::vector<VolcanoEventOutcome>& events = r.steps[1].events;
+  REQUIRE(events.size() == 999'999);
+  // Only b's last pod completes its task; a never completes.
+  int64_t completed = 0;
+  for (const VolcanoEventOutcome& e : events) completed += e.request.event == "TaskCompleted";
+  CHECK(completed == 1);
+  CHECK(events.front().request.event == "OutOfSync");
+  CHECK(events.back().request.event == "TaskCompleted");
+  // Every pod finished, a is one short of its minAvailable (its replicas): the job fails.
+  CHECK(r.state.phase == VolcanoPhase::kFailed);
+  CHECK(PodsIn(r.state, VolcanoPodPhase::kSucceeded) == 999'999);
+  CHECK(PodsIn(r.state, VolcanoPodPhase::kFailed) == 1);
+}
+
+TEST_CASE("volcano explain: 50,000 tasks of 20 pods, a million-pod job") {
+  // Before: each of the 250,001 cells started from a fresh job of a million pods, and each of
+  // the 50,000 never-firing task policies looked at every cell.
+  const VolcanoJob job =
+      WideJob(50000, 20, "", ", policies: [{event: JobUpdated, action: AbortJob}]");
+  const VolcanoJob small =
+      WideJob(2, 20, "", ", policies: [{event: JobUpdated, action: AbortJob}]");
+  const std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
+  const std::vector<VolcanoExplainCell> want = ExplainVolcanoJob(small);
+  // Per task: PodFailed, PodEvicted, PodPending, TaskCompleted, TaskFailed; then Unknown.
+  REQUIRE(want.size() == 2 * 5 + 1);
+  REQUIRE(cells.size() == 50000 * 5 + 1);
+  CHECK(want[2].event == "PodPending");
+  CHECK(want[2].outcome.phase == VolcanoPhase::kPending);  // one pod short of minAvailable
+  int64_t same = 0;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const VolcanoExplainCell& c = cells[i];
+    const VolcanoExplainCell& w = i + 1 == cells.size() ? want.back() : want[i % 5];
+    const int task = i + 1 == cells.size() ? -1 : static_cast<int>(i / 5);
+    same += c.task == task && c.event == w.event && c.exit_code == w.exit_code &&
+            c.outcome.events[0].match.kind == w.outcome.events[0].match.kind &&
+            c.outcome.events[0].match.action == w.outcome.events[0].match.action &&
+            c.outcome.phase == w.outcome.phase && c.outcome.retry_count == 0 &&
+            c.outcome.settled == w.outcome.settled;
+  }
+  CHECK(same == static_cast<int64_t>(cells.size()));
+  const std::vector<VolcanoDeadPolicy> dead = DeadVolcanoPolicies(job, cells);
+  REQUIRE(dead.size() == 50000);
+  CHECK(dead[0].policy->path == "spec.tasks[0].policies[0]");
+  CHECK(dead[49999].policy->path == "spec.tasks[49999].policies[0]");
+  CHECK(dead[49999].why == "the controller never emits JobUpdated");
+}
+
+}  // namespace jobset
