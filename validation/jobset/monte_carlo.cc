@@ -124,6 +124,7 @@ PreparedPolicy SpecializeByKind(const PreparedPolicy& in, const std::vector<Faul
     if (admitted.empty()) admitted.push_back(kNoReason);  // An empty list would admit any.
     PreparedRule& out = p.rules[r];
     out.reasons = std::move(admitted);
+    SortReasons(&out);
     out.has_patterns = false;
     out.patterns.clear();
     out.combined = nullptr;

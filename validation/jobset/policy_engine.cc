@@ -37,6 +37,10 @@ constexpr size_t kScanAllFailures = 16;
 
 bool ReasonListAdmits(const PreparedRule& rule, std::string_view reason) {
   if (rule.reasons.empty()) return true;
+  if (!rule.sorted_reasons.empty()) {
+    return std::binary_search(rule.sorted_reasons.begin(), rule.sorted_reasons.end(), reason,
+                              std::less<>());
+  }
   for (const std::string& r : rule.reasons) {
     if (r == reason) return true;
   }
@@ -271,9 +275,13 @@ int FirstMatchingRule(const PreparedPolicy& policy, int rjob, std::string_view r
         }
       }
       if (!rule.reasons.empty()) {
-        size_t k = 0;
-        while (k < rule.reasons.size() && rule.reasons[k] != reason) ++k;
-        if (k == rule.reasons.size()) continue;
+        if (!rule.sorted_reasons.empty()) {
+          if (!ReasonListAdmits(rule, reason)) continue;
+        } else {
+          size_t k = 0;
+          while (k < rule.reasons.size() && rule.reasons[k] != reason) ++k;
+          if (k == rule.reasons.size()) continue;
+        }
       }
       if (RuleMessageMatches(rule, message)) return static_cast<int>(r);
     }
@@ -576,6 +584,7 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
     rule.action = ParseAction(in.action);
     rule.action_text = in.action;
     rule.reasons = in.on_job_failure_reasons;
+    SortReasons(&rule);
     rule.has_patterns = !in.on_job_failure_message_patterns.empty();
     for (const std::string& pattern : in.on_job_failure_message_patterns) {
       // Go's regexp rejects a little that C++ RE2 accepts (`\C`): never match those either.
@@ -613,6 +622,15 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   return p;
 }
 
+void SortReasons(PreparedRule* rule) {
+  rule->sorted_reasons.clear();
+  if (rule->reasons.size() <= kFewReasons) return;
+  rule->sorted_reasons = rule->reasons;
+  std::sort(rule->sorted_reasons.begin(), rule->sorted_reasons.end());
+  rule->sorted_reasons.erase(std::unique(rule->sorted_reasons.begin(), rule->sorted_reasons.end()),
+                             rule->sorted_reasons.end());
+}
+
 void IndexRules(PreparedPolicy* policy) {
   policy->rule_index = IndexRulesWhere(*policy, [](const PreparedRule&) { return true; });
 }
@@ -623,17 +641,28 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
   index.built = true;
   const size_t n_rjobs = policy.rjob_names.size();
   index.targeted_begin.assign(n_rjobs + 1, 0);
+  index.targeted_wide_begin.assign(n_rjobs + 1, 0);
   std::vector<std::pair<std::string_view, int>> by_reason;
-  std::vector<int> kept;
+  std::vector<int> kept, wide;
   // Targeted rules with a reason list: (rjob key, reason, rule).
   std::vector<std::tuple<int, std::string_view, int>> named_targets;
   for (size_t r = 0; r < policy.rules.size(); ++r) {
     const PreparedRule& rule = policy.rules[r];
     if (!keep(rule)) continue;
+    // Its reasons without repeats when there are many (a long list of one reason is one).
+    const std::vector<std::string>& reasons =
+        rule.sorted_reasons.empty() ? rule.reasons : rule.sorted_reasons;
+    if (!rule.targets_all && reasons.size() > kFewReasons) {
+      wide.push_back(static_cast<int>(r));  // Targets x reasons pairs would not fit.
+      for (int key : rule.target_keys) {
+        if (key >= 0 && static_cast<size_t>(key) < n_rjobs) ++index.targeted_wide_begin[key + 1];
+      }
+      continue;
+    }
     if (!rule.targets_all && !rule.reasons.empty()) {
       for (int key : rule.target_keys) {
         if (key < 0 || static_cast<size_t>(key) >= n_rjobs) continue;
-        for (const std::string& reason : rule.reasons) {
+        for (const std::string& reason : reasons) {
           named_targets.emplace_back(key, reason, static_cast<int>(r));
         }
       }
@@ -647,7 +676,18 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
     } else if (rule.reasons.empty()) {
       index.any.push_back(static_cast<int>(r));
     } else {
-      for (const std::string& reason : rule.reasons) by_reason.emplace_back(reason, r);
+      for (const std::string& reason : reasons) by_reason.emplace_back(reason, r);
+    }
+  }
+  for (size_t k = 0; k < n_rjobs; ++k) {
+    index.targeted_wide_begin[k + 1] += index.targeted_wide_begin[k];
+  }
+  index.targeted_wide.resize(index.targeted_wide_begin[n_rjobs]);
+  std::vector<uint32_t> wide_fill(index.targeted_wide_begin.begin(),
+                                  index.targeted_wide_begin.end() - 1);
+  for (int r : wide) {
+    for (int key : policy.rules[r].target_keys) {
+      if (key >= 0 && static_cast<size_t>(key) < n_rjobs) index.targeted_wide[wide_fill[key]++] = r;
     }
   }
   for (size_t k = 0; k < n_rjobs; ++k) index.targeted_begin[k + 1] += index.targeted_begin[k];
@@ -733,6 +773,22 @@ CandidateLists Candidates(const PreparedPolicy& policy, const RuleIndex& index, 
               .subspan(index.targeted_named_begin[i],
                        index.targeted_named_begin[i + 1] - index.targeted_named_begin[i]);
     }
+  }
+  if (key + 1 < index.targeted_wide_begin.size() &&
+      index.targeted_wide_begin[key] < index.targeted_wide_begin[key + 1]) {
+    // Wide rules: those admitting the reason, merged with the pairs' rules in spec order.
+    const std::span<const int> wide_rules =
+        std::span<const int>(index.targeted_wide)
+            .subspan(index.targeted_wide_begin[key],
+                     index.targeted_wide_begin[key + 1] - index.targeted_wide_begin[key]);
+    std::vector<int> admitting;
+    for (int r : wide_rules) {
+      if (ReasonListAdmits(policy.rules[r], reason)) admitting.push_back(r);
+    }
+    lists.merged.reserve(lists.targeted_named.size() + admitting.size());
+    std::merge(lists.targeted_named.begin(), lists.targeted_named.end(), admitting.begin(),
+               admitting.end(), std::back_inserter(lists.merged));
+    lists.targeted_named = lists.merged;
   }
   return lists;
 }

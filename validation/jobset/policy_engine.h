@@ -68,7 +68,10 @@ struct PreparedRule {
   PolicyAction action = PolicyAction::kUnknown;
   std::string action_text;           ///< As written (named in the unknown-action error).
   std::vector<std::string> reasons;  ///< onJobFailureReasons; empty = any reason.
-  bool has_patterns = false;         ///< onJobFailureMessagePatterns is non-empty.
+  /// When `reasons` has more than kFewReasons entries: them sorted, without repeats, so that a
+  /// reason is found by binary search (see SortReasons); empty otherwise.
+  std::vector<std::string> sorted_reasons;
+  bool has_patterns = false;  ///< onJobFailureMessagePatterns is non-empty.
   /// The patterns that compiled, in order (RE2, Go defaults). When has_patterns and this is
   /// empty, the rule never matches.
   std::vector<std::shared_ptr<const re2::RE2>> patterns;
@@ -88,6 +91,12 @@ struct PreparedRule {
   std::vector<int> target_keys;
 };
 
+/// Reason lists up to this long are scanned; longer ones are searched in sorted_reasons.
+inline constexpr size_t kFewReasons = 8;
+
+/// Sets rule->sorted_reasons from rule->reasons (call after changing reasons).
+void SortReasons(PreparedRule* rule);
+
 /// The rules of a policy grouped by what they restrict, each group in spec order, so that the
 /// rules a failure of one rjob with one reason can match are found without looking at the others
 /// (built by IndexRules; memory grows with the rules' target and reason lists).
@@ -103,11 +112,18 @@ struct RuleIndex {
   /// A target list and a reason list: the reasons they name, sorted, numbered by their place.
   std::vector<std::string> targeted_reasons;
   /// The (rjob key, reason number) pairs they name, sorted: the rules of pair i are
-  /// targeted_named[targeted_named_begin[i] .. targeted_named_begin[i + 1]) (memory grows with
-  /// each such rule's targets times its reasons).
+  /// targeted_named[targeted_named_begin[i] .. targeted_named_begin[i + 1]). Only rules of at
+  /// most kFewReasons distinct reasons are listed so (memory: their targets times at most
+  /// kFewReasons; the Job controller has five reasons).
   std::vector<std::pair<int, uint32_t>> targeted_pairs;
   std::vector<uint32_t> targeted_named_begin;
   std::vector<int> targeted_named;
+  /// Rules with a target list and more distinct reasons (names no Job has: admission rejects
+  /// them): those targeting rjob key k are targeted_wide[targeted_wide_begin[k] ..
+  /// targeted_wide_begin[k + 1]), and a failure's reason is looked up in each one's
+  /// sorted_reasons.
+  std::vector<uint32_t> targeted_wide_begin;
+  std::vector<int> targeted_wide;
 };
 
 /// A JobSet's failure policy prepared once (patterns compiled, names resolved): the read-only
@@ -149,6 +165,15 @@ RuleIndex IndexRulesWhere(const PreparedPolicy& policy,
 /// reason list), `targeted_named` (both lists naming them).
 struct CandidateLists {
   std::span<const int> any, named, targeted, targeted_named;
+  /// When the rjob has wide rules (RuleIndex::targeted_wide): targeted_named's storage, the
+  /// pairs' rules and the wide rules admitting the reason, merged in spec order.
+  std::vector<int> merged;
+
+  CandidateLists() = default;
+  CandidateLists(CandidateLists&&) = default;  ///< Spans into `merged` stay valid.
+  CandidateLists& operator=(CandidateLists&&) = default;
+  CandidateLists(const CandidateLists&) = delete;
+  CandidateLists& operator=(const CandidateLists&) = delete;
 };
 
 /// The candidate lists of `index` (built for `policy`) for a failure of `rjob` with `reason`;

@@ -1222,8 +1222,8 @@ TEST_CASE("engine: the rule index decides as a scan over every rule would") {
   // Random policies over a few replicated jobs (names repeat, some empty), compared with the
   // rules' own lists read directly.
   const std::vector<std::string> names = {"a", "b", "c", "a", "", "d"};
-  const std::vector<std::string> reasons = {kBackoff, kDeadline, kPodFailurePolicy, "FailedIndexes",
-                                            "Other"};
+  const std::vector<std::string> reasons = {kBackoff,        kDeadline, kPodFailurePolicy,
+                                            "FailedIndexes", "Other",   "R3"};
   const std::vector<std::string> messages = {"", "oom", "preempted by x", "OOM"};
   uint64_t seed = 12345;
   auto next = [&](uint64_t bound) {
@@ -1245,8 +1245,12 @@ TEST_CASE("engine: the rule index decides as a scan over every rule would") {
       FailurePolicyRule rule;
       rule.name = "r" + std::to_string(r);
       rule.action = next(2) ? "FailJobSet" : "RestartJobSet";
-      for (uint64_t k = next(3); k > 0; --k) {
-        rule.on_job_failure_reasons.push_back(reasons[next(reasons.size())]);
+      // Mostly short reason lists; some long ones (more than kFewReasons: repeats, or made-up
+      // names that make the rule "wide" in the index).
+      const bool long_list = next(6) == 0;
+      for (uint64_t k = long_list ? kFewReasons + 1 + next(6) : next(3); k > 0; --k) {
+        rule.on_job_failure_reasons.push_back(long_list && next(2) ? "R" + std::to_string(next(12))
+                                                                   : reasons[next(reasons.size())]);
       }
       for (uint64_t k = next(3); k > 0; --k) {
         rule.target_replicated_jobs.push_back(next(5) ? names[next(names.size())] : "zz");
@@ -1294,6 +1298,47 @@ TEST_CASE("engine: the rule index decides as a scan over every rule would") {
       }
     }
   }
+}
+
+}  // namespace jobset
+
+namespace jobset {
+
+TEST_CASE("engine: a rule of many targets and many reasons indexes in their sum, not product") {
+  // 20,000 replicated jobs; one rule targets them all with 20,000 copies of one reason, another
+  // with 20,000 made-up reasons. Listing every (target, reason) pair took 2 x 4e8 entries: lint
+  // and explain of such a 2.8 MB file died of bad_alloc under a 6 GB cap.
+  const int n = 20000;
+  JobSet js;
+  js.name = "js";
+  FailurePolicyRule copies, made_up;
+  copies.name = "copies";
+  copies.action = "FailJobSet";
+  made_up.name = "made-up";
+  made_up.action = "RestartJobSet";
+  for (int i = 0; i < n; ++i) {
+    ReplicatedJob rj;
+    rj.name = "rj" + std::to_string(i);
+    rj.replicas = 1;
+    js.replicated_jobs.push_back(rj);
+    copies.target_replicated_jobs.push_back(rj.name);
+    made_up.target_replicated_jobs.push_back(rj.name);
+    copies.on_job_failure_reasons.push_back(kBackoff);
+    made_up.on_job_failure_reasons.push_back("R" + std::to_string(i));
+  }
+  made_up.on_job_failure_reasons.push_back(kDeadline);
+  FailurePolicy fp;
+  for (int k = 0; k < 5; ++k) fp.rules.push_back(made_up);  // Past kScanAllRules: indexed.
+  fp.rules.push_back(copies);
+  for (int k = 0; k < 5; ++k) fp.rules.push_back(made_up);
+  js.failure_policy = fp;
+  const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
+  CHECK(p.rule_index.targeted_pairs.size() == static_cast<size_t>(n));  // one reason each
+  CHECK(p.rule_index.targeted_wide.size() == static_cast<size_t>(10 * n));
+  CHECK(Decide(p, 123, kBackoff, "").rule == 5);
+  CHECK(Decide(p, 123, kDeadline, "").rule == 0);
+  CHECK(Decide(p, 19999, "R19999", "").rule == 0);
+  CHECK(Decide(p, 7, kPodFailurePolicy, "").rule == -1);
 }
 
 }  // namespace jobset
