@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "validation/core/batch_job.h"
@@ -215,9 +217,16 @@ ControllerState StateFromStatus(const Node& js, const PreparedPolicy& policy) {
   state.job_restarts_count_towards_max.resize(policy.rjob_names.size());
   const Node* rjs = status == nullptr ? nullptr : status->Find("replicatedJobsStatus");
   if (rjs != nullptr && rjs->is_seq()) {
+    // Each status entry's replicated job by name (the first of a name, as FindReplicatedJob).
+    std::unordered_map<std::string_view, int> by_name;
+    by_name.reserve(policy.rjob_names.size());
+    for (size_t i = 0; i < policy.rjob_names.size(); ++i) {
+      by_name.emplace(policy.rjob_names[i], static_cast<int>(i));
+    }
     for (const Node& r : rjs->items) {
-      int rjob = FindReplicatedJob(policy, r.StringOr("name"));
-      if (rjob < 0) continue;
+      auto found = by_name.find(r.StringOr("name"));
+      if (found == by_name.end()) continue;
+      const int rjob = found->second;
       auto copy = [&](std::string_view key, std::vector<int32_t>* into) {
         const Node* arr = r.Find(key);
         if (arr == nullptr || !arr->is_seq()) return;
