@@ -8,6 +8,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "validation/jobset/message_set.h"
 #include "validation/sim/random.h"
 #include "validation/sim/text.h"
 
