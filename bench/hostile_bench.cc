@@ -9,7 +9,7 @@
 //                                framework-monte-carlo, volcano-tasks, stuck-steps,
 //                                fault-mix-rules, targeted-reasons, volcano-steps,
 //                                volcano-sync-requests, volcano-explain-tasks,
-//                                volcano-monte-carlo-pods (default: all)
+//                                volcano-monte-carlo-pods, fault-mix-patterns (default: all)
 //   hostile_bench --one CASE SCALE   runs one case once in this process (what the children do)
 // A child builds its input, then times the work alone; its peak resident set (wait4's
 // ru_maxrss) includes the input, which is reported beside it. The cases from analysis-rules on
@@ -401,7 +401,8 @@ const char* const kCases[] = {
     "analysis-targets",   "analysis-chains",      "monte-carlo-targets",   "fault-mix-kinds",
     "framework-explain",  "framework-replay",     "framework-monte-carlo", "volcano-tasks",
     "stuck-steps",        "fault-mix-rules",      "targeted-reasons",      "volcano-steps",
-    "volcano-sync-requests", "volcano-explain-tasks", "volcano-monte-carlo-pods"};
+    "volcano-sync-requests", "volcano-explain-tasks", "volcano-monte-carlo-pods",
+    "fault-mix-patterns"};
 // clang-format on
 
 // The cases on the failure-policy engine, Monte Carlo, Framework and Volcano simulations
@@ -504,6 +505,25 @@ bool RunSimulationCase(const std::string& name, int scale) {
       kind.message = "exit code " + std::to_string(k % 20);
       model.faults.push_back(kind);
     }
+  } else if (name == "fault-mix-patterns") {
+    // 20,000 x scale rules, rule k restarting (without counting) on the message pattern
+    // `err-<k>( |$)`, and as many fault kinds, kind k with message "err-<k> on node": each message
+    // matches one rule; 2 runs.
+    const int n = 20000 * scale;
+    object = PolicyJobSet(1, 100, n, 1'000'000'000, [](int k) {
+      const std::string pattern = "err-" + std::to_string(k) + "( |$)";
+      return PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts", "", "",
+                        pattern.c_str());
+    });
+    model.run_time_s = 3600;
+    model.node_mttf_s = 100 * model.run_time_s / 20;  // 20 failures per run.
+    model.runs = 2;
+    for (int k = 0; k < n; ++k) {
+      FaultKind kind;
+      kind.reason = "BackoffLimitExceeded";
+      kind.message = "err-" + std::to_string(k) + " on node";
+      model.faults.push_back(kind);
+    }
   } else if (name == "framework-explain") {
     object = FrameworkRoles(20000 * scale, 10000, 0);  // The CRD's most tasks per role.
   } else if (name == "framework-replay") {
@@ -545,7 +565,7 @@ bool RunSimulationCase(const std::string& name, int scale) {
     }
   }
   for (const FaultKind& k : model.faults) {
-    if (name == "fault-mix-kinds" || name == "fault-mix-rules") {
+    if (name == "fault-mix-kinds" || name == "fault-mix-rules" || name == "fault-mix-patterns") {
       bytes += k.reason.size() + k.message.size() + k.rjob_name.size() + 4;
     }
   }
@@ -605,7 +625,7 @@ bool RunSimulationCase(const std::string& name, int scale) {
     AnalyzeJobSet(object, FeatureGates{}, &sink);
     verdict = std::to_string(findings.size()) + " findings";
   } else if (name == "monte-carlo-targets" || name == "fault-mix-kinds" ||
-             name == "fault-mix-rules") {
+             name == "fault-mix-rules" || name == "fault-mix-patterns") {
     const JobSet js = DecodeJobSet(object);
     const PreparedPolicy p = PreparePolicy(js, FeatureGates{});
     const MonteCarloResult r = RunMonteCarlo(p, js, model, 1);

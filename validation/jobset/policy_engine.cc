@@ -564,8 +564,9 @@ PreparedPolicy PreparePolicy(const JobSet& js, const FeatureGates& gates) {
   p.has_failure_policy = true;
   p.max_restarts = fp.max_restarts;
   p.restart_strategy = fp.restart_strategy;
-  re2::RE2::Options options;  // Go's defaults: UTF-8, case-sensitive, `.` excludes \n.
-  options.set_log_errors(false);
+  // Go's defaults: UTF-8, case-sensitive, `.` excludes \n (MatchRuleMessages's RE2::Set uses them
+  // too).
+  const re2::RE2::Options options = GoRegexpOptions();
   // Each distinct pattern (or alternation) is compiled once, however many rules repeat it.
   std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> compiled;
   const auto compile = [&](const std::string& text) {
