@@ -11,6 +11,16 @@
 namespace jobset {
 namespace {
 
+// A JobSet "js" of one replicated job "a" of one replica, without a failure policy.
+JobSet OneReplicatedJob() {
+  JobSet js;
+  js.name = "js";
+  js.replicated_jobs.push_back(ReplicatedJob{});
+  js.replicated_jobs.back().name = "a";
+  js.replicated_jobs.back().replicas = 1;
+  return js;
+}
+
 TEST_CASE("message set: MatchRuleMessages answers as MessageMatches on every rule and message") {
   // Random rules (several patterns, flags, anchors, classes, alternations, quotes, patterns
   // matching everything or nothing, invalid ones) against random messages: the one RE2::Set
@@ -65,11 +75,7 @@ TEST_CASE("message set: MatchRuleMessages answers as MessageMatches on every rul
   };
   size_t matches = 0, misses = 0, fallbacks = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    JobSet js;
-    js.name = "js";
-    js.replicated_jobs.push_back(ReplicatedJob{});
-    js.replicated_jobs.back().name = "a";
-    js.replicated_jobs.back().replicas = 1;
+    JobSet js = OneReplicatedJob();
     FailurePolicy fp;
     const int n_rules = 1 + static_cast<int>(next(40));
     for (int r = 0; r < n_rules; ++r) {
@@ -128,11 +134,7 @@ TEST_CASE("message set: MatchRuleMessages answers as MessageMatches on every rul
 }
 
 TEST_CASE("message set: MatchRuleMessages leaves a rule whose messages are decided to that list") {
-  JobSet js;
-  js.name = "js";
-  js.replicated_jobs.push_back(ReplicatedJob{});
-  js.replicated_jobs.back().name = "a";
-  js.replicated_jobs.back().replicas = 1;
+  JobSet js = OneReplicatedJob();
   FailurePolicy fp;
   fp.rules.resize(3);
   fp.rules[0].action = fp.rules[1].action = fp.rules[2].action = "FailJobSet";
