@@ -38,8 +38,9 @@ size_t OffsetOf(const std::vector<size_t>& line_starts, std::string_view text, M
   if (!mark.known() || mark.column < 1 || static_cast<size_t>(mark.line) > line_starts.size())
     return std::string_view::npos;
   size_t offset = line_starts[mark.line - 1] + (mark.column - 1);
-  size_t line_end = text.find('\n', line_starts[mark.line - 1]);
-  if (line_end == std::string_view::npos) line_end = text.size();
+  // The line's newline is just before the next line's start: no scan of a long line per mark.
+  size_t line_end = static_cast<size_t>(mark.line) < line_starts.size() ? line_starts[mark.line] - 1
+                                                                        : text.size();
   return offset <= line_end ? offset : std::string_view::npos;
 }
 

@@ -29,7 +29,7 @@ std::string ApplyEdits(std::string_view text, std::vector<TextEdit> edits);
 std::vector<size_t> LineStarts(std::string_view text);
 
 /// The byte offset of `mark` (1-based line, 1-based byte column) or npos when it is not in the
-/// text.
+/// text. `line_starts` must be LineStarts(text); the cost does not depend on the line's length.
 size_t OffsetOf(const std::vector<size_t>& line_starts, std::string_view text, Mark mark);
 
 }  // namespace jobset

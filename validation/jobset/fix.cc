@@ -1,7 +1,9 @@
 #include "validation/jobset/fix.h"
 
 #include <optional>
-#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "validation/core/field_path.h"
 #include "validation/core/text_edit.h"
@@ -239,20 +241,27 @@ void FixDuplicateRuleNames(const Node& object, const Source& src, std::vector<Fi
     bool named = name && name->is_string() && !name->text.empty();
     all.push_back({named ? name->text : "failurePolicyRule" + std::to_string(i), named});
   }
-  std::set<std::string> used;
-  for (const Rule& r : all) used.insert(r.name);
-  std::vector<bool> grouped(all.size(), false);
+  // Every name written or defaulted, and the fresh names given so far. One set serves all
+  // groups: a fresh name is `<name>_<digits>`, so two different names never get the same one.
+  std::unordered_set<std::string> taken;
+  for (const Rule& r : all) taken.insert(r.name);
+  // The rules of each name, groups in the order of their first rule.
+  std::vector<std::vector<size_t>> groups;
+  std::unordered_map<std::string_view, size_t> group_of;
   for (size_t i = 0; i < all.size(); ++i) {
-    if (grouped[i]) continue;
-    std::vector<size_t> group;
-    for (size_t j = i; j < all.size(); ++j)
-      if (all[j].name == all[i].name) group.push_back(j), grouped[j] = true;
+    auto [it, fresh_name] = group_of.try_emplace(all[i].name, groups.size());
+    if (fresh_name) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  // The duplicate-name findings by field; the last one of a field wins.
+  std::unordered_map<std::string_view, Finding*> finding_of;
+  for (Finding& f : *findings)
+    if (f.rule == kFailurePolicyDuplicateRuleName.id) finding_of[f.field] = &f;
+  for (const std::vector<size_t>& group : groups) {
     if (group.size() < 2) continue;
-    std::string field = Child(Index(base, group[1]), "name");
-    Finding* finding = nullptr;
-    for (Finding& f : *findings)
-      if (f.rule == kFailurePolicyDuplicateRuleName.id && f.field == field) finding = &f;
-    if (!finding) continue;
+    auto found = finding_of.find(Child(Index(base, group[1]), "name"));
+    if (found == finding_of.end()) continue;
+    Finding* finding = found->second;
     size_t keeper = group[0];
     for (size_t j : group)
       if (all[j].explicit_name) {
@@ -260,12 +269,13 @@ void FixDuplicateRuleNames(const Node& object, const Source& src, std::vector<Fi
         break;
       }
     Fix fix;
-    std::set<std::string> taken = used;
+    // Suffixes below `next` are all taken already: the search goes on from there.
+    int next = 2;
     for (size_t j : group) {
       if (j == keeper) continue;
       std::string fresh;
-      for (int n = 2; fresh.empty() || taken.count(fresh); ++n)
-        fresh = all[j].name + "_" + std::to_string(n);
+      for (; fresh.empty() || taken.count(fresh); ++next)
+        fresh = all[j].name + "_" + std::to_string(next);
       taken.insert(fresh);
       const Node& rule = rules->items[j];
       const MapEntry* entry = rule.FindEntry("name");
@@ -284,7 +294,6 @@ void FixDuplicateRuleNames(const Node& object, const Source& src, std::vector<Fi
                              : "name the unnamed rules[" + std::to_string(j) + "] '" + fresh + "'";
     }
     if (fix.edits.empty()) continue;
-    used = std::move(taken);
     finding->fix = std::move(fix);
   }
 }

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "validation/lint/lint.h"
 
@@ -187,6 +189,35 @@ TEST_CASE("fix: explicit duplicate names: the first keeps it, the others get a f
         Replaced(Replaced(before, "{name: retry,", "{name: retry_3,"), "\"retry\"", "\"retry_4\""));
   CHECK(out.fixed == 1);
   CHECK(Count(out.result, kDuplicate) == 0);
+}
+
+TEST_CASE("fix: 60,000 rules of one name are renamed in linear time") {
+  // Before: each rename tried every suffix from 2 up (1.8e9 names built and looked up): the
+  // lint of 40,000 such rules took 65 s, this one minutes.
+  const int n = 60000;
+  std::string rules;
+  for (int i = 0; i < n; ++i) rules += "    - name: r\n      action: FailJobSet\n";
+  std::string description = FixOf(WithRules(rules), kDuplicate);
+  CHECK(description.rfind("rename rules[1] to 'r_2', rename rules[2] to 'r_3', ", 0) == 0);
+  CHECK(description.ends_with(", rename rules[59999] to 'r_60000'"));
+}
+
+TEST_CASE("fix: a suffix another rule wrote is skipped, in one group and across groups") {
+  std::string before = WithRules(
+      "    - {name: a, action: FailJobSet}\n"
+      "    - {name: a_2, action: FailJobSet}\n"
+      "    - {name: a, action: FailJobSet}\n"
+      "    - {name: a_2, action: FailJobSet}\n"
+      "    - {name: a, action: FailJobSet}\n"
+      "    - {name: a_4, action: FailJobSet}\n"
+      "    - {name: a, action: FailJobSet}\n");
+  FileResult linted = LintSource(ParseSource("f.yaml", before), Options());
+  std::vector<std::string> fixes;
+  for (const Finding& f : linted.findings)
+    if (f.rule == kDuplicate) fixes.push_back(f.fix.description);
+  CHECK(fixes == std::vector<std::string>{
+                     "rename rules[2] to 'a_3', rename rules[4] to 'a_5', rename rules[6] to 'a_6'",
+                     "rename rules[3] to 'a_2_2'"});
 }
 
 TEST_CASE("fix: a defaulted name collision names the unnamed rule, the written name stays") {

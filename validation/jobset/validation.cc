@@ -6,10 +6,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
 #include "validation/core/k8s_names.h"
+#include "validation/core/name_index.h"
 #include "validation/core/strings.h"
 #include "validation/jobset/rules.h"
 #include "validation/jobset/types.h"
@@ -37,10 +39,24 @@ std::string GoIntList(const std::vector<size_t>& v) {
   return s + "]";
 }
 
-std::vector<std::string> RJobNames(const JobSet& js) {
+/// The replicated jobs' names and the first position of each, built once per JobSet so that a
+/// name is found in constant time however many replicated jobs there are.
+struct RJobNames {
   std::vector<std::string> names;
-  for (const ReplicatedJob& rj : js.replicated_jobs) names.push_back(rj.name);
-  return names;
+  NameIndex index;
+};
+
+/// Indexes the replicated jobs of `js` by name.
+RJobNames IndexRJobNames(const JobSet& js) {
+  RJobNames r;
+  for (const ReplicatedJob& rj : js.replicated_jobs) r.names.push_back(rj.name);
+  r.index = BuildNameIndex(r.names);
+  return r;
+}
+
+/// The first position of the replicated job named `name`, -1 when there is none.
+int FirstRJob(const RJobNames& rjobs, std::string_view name) {
+  return FindName(rjobs.index, rjobs.names, name);
 }
 
 // --- Metadata and keyed lists ----------------------------------------------------------------
@@ -139,7 +155,7 @@ void ValidateManagedBy(const std::string& managed_by, FindingSink* sink) {
     sink->Field(rule, path, "Too long", "", "may not be more than 63 bytes");
 }
 
-void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
+void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N, const RJobNames& rjobs,
                            const FeatureGates& gates, FindingSink* sink) {
   const ReplicatedJob& rj = js.replicated_jobs[i];
   std::string base = Index(kRJobs, i);
@@ -181,9 +197,8 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
   // dependsOn: a replicated job may depend on itself or on any earlier one.
   for (size_t k = 0; k < rj.depends_on.size(); ++k) {
     const std::string& dep = rj.depends_on[k].name;
-    bool found = false;
-    for (size_t j = 0; j <= i && !found; ++j) found = js.replicated_jobs[j].name == dep;
-    if (!found) {
+    const int first = FirstRJob(rjobs, dep);
+    if (first < 0 || static_cast<size_t>(first) > i) {
       sink->Plain(kDependsOnUnknownReplicatedJob, Child(Index(Child(base, "dependsOn"), k), "name"),
                   "replicatedJob: " + rj.name + " cannot depend on replicatedJob: " + dep);
     }
@@ -214,7 +229,8 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N,
   }
 }
 
-void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingSink* sink) {
+void ValidateFailurePolicy(const JobSet& js, const RJobNames& rjobs, const FeatureGates& gates,
+                           FindingSink* sink) {
   const FailurePolicy& fp = *js.failure_policy;
   // 1. RestartJob gate and the replicas cap.
   int first_restart_job = -1;
@@ -242,7 +258,6 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
     }
   }
   // 2. Per rule.
-  std::vector<std::string> names = RJobNames(js);
   for (size_t i = 0; i < fp.rules.size(); ++i) {
     const FailurePolicyRule& r = fp.rules[i];
     std::string base = Index(kRules, i);
@@ -260,7 +275,7 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
                       "must end with an alphanumeric character or '_'");
     }
     for (size_t k = 0; k < r.target_replicated_jobs.size(); ++k) {
-      if (!Contains(names, r.target_replicated_jobs[k])) {
+      if (FirstRJob(rjobs, r.target_replicated_jobs[k]) < 0) {
         sink->Plain(kFailurePolicyUnknownTarget, Index(Child(base, "targetReplicatedJobs"), k),
                     "invalid replicatedJob name '" + r.target_replicated_jobs[k] +
                         "' in failure policy does not appear in .spec.ReplicatedJobs");
@@ -276,20 +291,18 @@ void ValidateFailurePolicy(const JobSet& js, const FeatureGates& gates, FindingS
   }
   // 3. Uniqueness (upstream's order among several duplicated names is unspecified; we use the
   // order of first appearance).
-  std::vector<std::pair<std::string, std::vector<size_t>>> by_name;
+  std::vector<std::pair<std::string_view, std::vector<size_t>>> by_name;
+  std::unordered_map<std::string_view, size_t> slot_of;
   for (size_t i = 0; i < fp.rules.size(); ++i) {
-    auto it = std::find_if(by_name.begin(), by_name.end(),
-                           [&](const auto& p) { return p.first == fp.rules[i].name; });
-    if (it == by_name.end())
-      by_name.push_back({fp.rules[i].name, {i}});
-    else
-      it->second.push_back(i);
+    auto [it, added] = slot_of.try_emplace(fp.rules[i].name, by_name.size());
+    if (added) by_name.push_back({fp.rules[i].name, {}});
+    by_name[it->second].second.push_back(i);
   }
   for (const auto& [name, idx] : by_name) {
     if (idx.size() < 2) continue;
     sink->Plain(kFailurePolicyDuplicateRuleName, Child(Index(kRules, idx[1]), "name"),
                 "rule names are not unique, rules with indices " + GoIntList(idx) +
-                    " all have the same name '" + name + "'");
+                    " all have the same name '" + std::string(name) + "'");
   }
 }
 
@@ -505,14 +518,14 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
   // managedBy.
   if (js.managed_by) ValidateManagedBy(*js.managed_by, sink);
   // Each replicated job, in order.
+  const RJobNames rjobs = IndexRJobNames(js);
   for (size_t i = 0; i < js.replicated_jobs.size(); ++i)
-    ValidateReplicatedJob(js, i, N, gates, sink);
+    ValidateReplicatedJob(js, i, N, rjobs, gates, sink);
   // successPolicy targets.
   if (js.success_policy) {
-    std::vector<std::string> names = RJobNames(js);
     const auto& targets = js.success_policy->target_replicated_jobs;
     for (size_t k = 0; k < targets.size(); ++k) {
-      if (!Contains(names, targets[k])) {
+      if (FirstRJob(rjobs, targets[k]) < 0) {
         sink->Plain(kSuccessPolicyUnknownTarget,
                     Index("spec.successPolicy.targetReplicatedJobs", k),
                     "invalid replicatedJob name '" + targets[k] +
@@ -521,7 +534,7 @@ void ValidateWebhookCreate(const JobSet& js, const Node& object, const FeatureGa
     }
   }
   // validateFailurePolicy, validateCoordinator, validateVolumeClaimPolicies.
-  if (js.failure_policy) ValidateFailurePolicy(js, gates, sink);
+  if (js.failure_policy) ValidateFailurePolicy(js, rjobs, gates, sink);
   if (js.coordinator) ValidateCoordinator(js, N, sink);
   if (!js.volume_claim_policies.empty()) ValidateVolumeClaimPolicies(js, N, object, sink);
 }

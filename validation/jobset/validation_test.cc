@@ -16,6 +16,7 @@
 
 #include "validation/core/loader.h"
 #include "validation/jobset/lint.h"
+#include "validation/jobset/rules.h"
 #include "validation/lint/rule_registry.h"
 
 namespace jobset {
@@ -1794,6 +1795,60 @@ TEST_CASE("admission: 2,500 volume claim templates against 1,000,000 volumes and
         std::vector<std::string>{
             "spec.replicatedJobs[0].template.spec.template.spec.volumes[500000].name: Invalid "
             "value: \"v-7\": volume name conflicts with VolumeClaimPolicy template name: v-7"});
+}
+
+TEST_CASE("admission: 200,000 replicated jobs named by as many targets, rules and dependencies") {
+  // Before: each failure policy and success policy target and each dependsOn name scanned the
+  // replicated jobs, and each rule name the names seen so far: four times 2e10 comparisons.
+  const int n = 200000;
+  Node js = Node::Map();
+  js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
+  js.Set("kind", Node::String("JobSet"));
+  js.Set("metadata", Node::Map()).Set("name", Node::String("wide"));
+  Node& spec = js.Set("spec", Node::Map());
+  auto name = [](const std::string& prefix, int i) { return prefix + std::to_string(i); };
+  // Replicated jobs r0..r(n-1); the last depends on every other one, on r(n), and on itself.
+  Node& rjs = spec.Set("replicatedJobs", Node::Seq());
+  for (int i = 0; i < n; ++i) {
+    Node rj = Node::Map();
+    rj.Set("name", Node::String(name("r", i)));
+    rjs.items.push_back(std::move(rj));
+  }
+  Node& deps = rjs.items.back().Set("dependsOn", Node::Seq());
+  for (int i = 0; i <= n; ++i) {
+    Node dep = Node::Map();
+    dep.Set("name", Node::String(name("r", i == n - 1 ? n : (i == n ? n - 1 : i))));
+    dep.Set("status", Node::String("Ready"));
+    deps.items.push_back(std::move(dep));
+  }
+  // Rules x0..x(n-1) and another x7; the first targets r(n), then every replicated job.
+  Node& rules = spec.Set("failurePolicy", Node::Map()).Set("rules", Node::Seq());
+  for (int i = 0; i <= n; ++i) {
+    Node rule = Node::Map();
+    rule.Set("name", Node::String(name("x", i == n ? 7 : i)));
+    rule.Set("action", Node::String("FailJobSet"));
+    rules.items.push_back(std::move(rule));
+  }
+  Node& targets = rules.items[0].Set("targetReplicatedJobs", Node::Seq());
+  Node& success = spec.Set("successPolicy", Node::Map());
+  success.Set("operator", Node::String("All"));
+  Node& success_targets = success.Set("targetReplicatedJobs", Node::Seq());
+  for (int i = n; i >= 0; --i) {
+    targets.items.push_back(Node::String(name("r", i)));
+    success_targets.items.push_back(Node::String(name("r", i)));
+  }
+  Findings out;
+  FindingSink sink(js, &out);
+  ValidateWebhookCreate(js, FeatureGates{}, &sink);
+  std::vector<std::string> named;
+  for (const Finding& f : out)
+    for (const RuleId* id : {&kDependsOnUnknownReplicatedJob, &kSuccessPolicyUnknownTarget,
+                             &kFailurePolicyUnknownTarget, &kFailurePolicyDuplicateRuleName})
+      if (f.rule == id->id) named.push_back(f.field);
+  CHECK(named == std::vector<std::string>{"spec.replicatedJobs[199999].dependsOn[199999].name",
+                                          "spec.successPolicy.targetReplicatedJobs[0]",
+                                          "spec.failurePolicy.rules[0].targetReplicatedJobs[0]",
+                                          "spec.failurePolicy.rules[200000].name"});
 }
 
 }  // namespace
