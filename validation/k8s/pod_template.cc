@@ -159,19 +159,7 @@ class Validator {
     const Node* md = Present(tmpl, "metadata");
     if (!md || !md->is_map()) return;
     if (const Node* labels = Present(*md, "labels"); labels && labels->is_map()) {
-      for (const MapEntry& e : labels->entries) {
-        const std::string where = Key("metadata.labels", e.key);
-        if (!Skip(e.key)) {
-          for (const std::string& err : QualifiedNameErrors(e.key))
-            Add(kChildTemplateMetadata, "labels", kInvalid, GoQuote(e.key), err, PointAt::kKey,
-                where);
-        }
-        if (e.value.is_string() && !Skip(e.value.text)) {
-          for (const std::string& err : LabelValueErrors(e.value.text))
-            Add(kChildTemplateMetadata, "labels", kInvalid, GoQuote(e.value.text), err,
-                PointAt::kValue, where);
-        }
-      }
+      Labels(*labels, kChildTemplateMetadata, "labels", "metadata.labels");
     }
     if (const Node* annotations = Present(*md, "annotations");
         annotations && annotations->is_map()) {
@@ -721,23 +709,27 @@ class Validator {
     }
   }
 
+  // ValidateLabels: each key a qualified name, each value a label value; errors name `field`
+  // and point at the entry (`at`.KEY).
+  void Labels(const Node& map, RuleId rule, const std::string& field, const std::string& at) {
+    for (const MapEntry& e : map.entries) {
+      const std::string where = Key(at, e.key);
+      if (!Skip(e.key)) {
+        for (const std::string& err : QualifiedNameErrors(e.key))
+          Add(rule, field, kInvalid, GoQuote(e.key), err, PointAt::kKey, where);
+      }
+      if (e.value.is_string() && !Skip(e.value.text)) {
+        for (const std::string& err : LabelValueErrors(e.value.text))
+          Add(rule, field, kInvalid, GoQuote(e.value.text), err, PointAt::kValue, where);
+      }
+    }
+  }
+
   // ValidateLabels on spec.nodeSelector: errors name the map, and point at the entry.
   void NodeSelector(const Node& spec) {
     const Node* ns = Present(spec, "nodeSelector");
     if (!ns || !ns->is_map()) return;
-    for (const MapEntry& e : ns->entries) {
-      const std::string where = Key("spec.nodeSelector", e.key);
-      if (!Skip(e.key)) {
-        for (const std::string& err : QualifiedNameErrors(e.key))
-          Add(kChildNodeSelector, "spec.nodeSelector", kInvalid, GoQuote(e.key), err, PointAt::kKey,
-              where);
-      }
-      if (e.value.is_string() && !Skip(e.value.text)) {
-        for (const std::string& err : LabelValueErrors(e.value.text))
-          Add(kChildNodeSelector, "spec.nodeSelector", kInvalid, GoQuote(e.value.text), err,
-              PointAt::kValue, where);
-      }
-    }
+    Labels(*ns, kChildNodeSelector, "spec.nodeSelector", "spec.nodeSelector");
   }
 
   // validateAffinity: node affinity, pod affinity, pod anti-affinity.
@@ -936,17 +928,7 @@ class Validator {
     }
     if (const Node* labels = Present(s, "matchLabels"); labels && labels->is_map()) {
       const std::string path = at + ".matchLabels";
-      for (const MapEntry& e : labels->entries) {
-        if (!Skip(e.key)) {
-          for (const std::string& err : QualifiedNameErrors(e.key))
-            Add(rule, path, kInvalid, GoQuote(e.key), err, PointAt::kKey, Key(path, e.key));
-        }
-        if (e.value.is_string() && !Skip(e.value.text)) {
-          for (const std::string& err : LabelValueErrors(e.value.text))
-            Add(rule, path, kInvalid, GoQuote(e.value.text), err, PointAt::kValue,
-                Key(path, e.key));
-        }
-      }
+      Labels(*labels, rule, path, path);
     }
   }
 
