@@ -93,10 +93,18 @@ demo: build
 	  --run-time 72h --restart-time 10m --arrive-faulty 0.002 --node-check 3m \
 	  --node-check-miss 0.05 examples/failure-policies/3-unlimited-on-maintenance.yaml
 
+# Runs ctest in build folder $(1) with the extra arguments $(2) and environment $(3); on a failure
+# it prints that stage's ten slowest units before failing (tests/slowest_units.sh).
+define run_ctest
+cd $(1) && status=0 && { $(3) ctest --output-on-failure -j $(JOBS) $(2) || status=$$?; } && \
+  if [ $$status != 0 ]; then $(CURDIR)/tests/slowest_units.sh .; fi && exit $$status
+endef
+
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(call run_ctest,$(BUILD),,)
 	$(MAKE) test-asan
 	$(MAKE) test-fuzz
+	@for stage in $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD); do tests/slowest_units.sh $$stage; done
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer, but for the
 # webhook's timed load and fault test over TLS (its deadlines assume an optimised build; the
@@ -105,8 +113,8 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJOBSET_SANITIZE=ON $(CMAKE_FLAGS) \
 	  $(CORPUS_FLAG) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^webhook_integration(_corpus)?$$'
+	$(call run_ctest,$(ASAN_BUILD),-E '^webhook_integration(_corpus)?$$',\
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1)
 
 # The libFuzzer targets of tests/fuzz/ (lint, JSON parsing, admission), built with clang under ASan
 # and UBSan, each run for FUZZ_SECONDS from the seeds: any crash, leak, sanitizer report,
@@ -115,7 +123,7 @@ test-fuzz: deps
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
 	  -DJOBSET_FUZZ=ON -DJOBSET_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
-	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
+	$(call run_ctest,$(FUZZ_BUILD),-L fuzz,)
 
 bench: build
 	bench/run.sh $(BUILD)

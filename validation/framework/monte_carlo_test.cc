@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 
 namespace jobset {
@@ -152,21 +153,22 @@ namespace jobset {
 TEST_CASE("framework monte carlo: 150,000 task roles of one task each") {
   // Before: each failure walked the roles to find its task, and each task that completed at
   // the end of a run recounted every task (2.25e10 steps per run).
+  const int n = HostileSize(150000), failures = HostileSize(20000);
   std::string roles;
-  for (int k = 0; k < 150000; ++k) {
+  for (int k = 0; k < n; ++k) {
     roles += "  - name: r" + std::to_string(k) +
              "\n    taskNumber: 1\n    task: {retryPolicy: {maxRetryCount: -1}}\n";
   }
   const Framework fw = Make(roles, "{maxRetryCount: 0}");
   FrameworkFailureModel m = Model("1=1");
   m.runs = 4;
-  m.node_mttf_s = 150000 * m.run_time_s / 20000;  // 20,000 failures per run, each retried.
+  m.node_mttf_s = n * m.run_time_s / failures;  // 20,000 failures per run, each retried.
   m.task_restart_time_s = 0;
   const FrameworkMonteCarloResult r = RunFrameworkMonteCarlo(fw, m, 1);
   REQUIRE_MESSAGE(r.error.empty(), r.error);
-  CHECK(r.nodes == 150000);
+  CHECK(r.nodes == n);
   CHECK(r.completed == 4);
-  CHECK(r.mean_task_restarts == doctest::Approx(20000).epsilon(0.02));
+  CHECK(r.mean_task_restarts == doctest::Approx(failures).epsilon(0.02));
   CHECK(r.mean_task_restarts == r.mean_failures);
 }
 

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 
 namespace jobset {
@@ -363,7 +364,7 @@ namespace jobset {
 TEST_CASE("framework replay: 200,000 completions over 200,000 task roles") {
   // Before: each completion searched the roles by name and recounted every task for the
   // completion policy (4e10 steps each way).
-  const int n = 200000;
+  const int n = HostileSize(200000);
   Framework fw;
   fw.name = "fw";
   std::vector<FrameworkStepSpec> steps(1);
@@ -383,8 +384,10 @@ TEST_CASE("framework replay: 200,000 completions over 200,000 task roles") {
   REQUIRE(r.completed);
   CHECK(r.final_attempt.trigger_role == "r0");
   CHECK(r.final_attempt.message ==
-        "CompletedTaskCount 200000 has reached TotalTaskCount 200000 and no user specified "
-        "conditions in FrameworkAttemptCompletionPolicy have ever been triggered");
+        "CompletedTaskCount " + std::to_string(n) + " has reached TotalTaskCount " +
+            std::to_string(n) +
+            " and no user specified conditions in FrameworkAttemptCompletionPolicy have ever "
+            "been triggered");
   REQUIRE(r.steps.size() == 1);
   CHECK(r.steps[0].events.size() == static_cast<size_t>(n));
 }

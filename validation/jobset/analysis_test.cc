@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/lint.h"
 
@@ -546,7 +547,7 @@ TEST_CASE("analysis: 200,000 rules over 200,000 replicated jobs take linear time
   // Before: each rule looked at every replicated job (4e10 name comparisons), every rule was
   // compared with every earlier one (2e10 pairs), and each dependsOn searched the list before
   // it (2e10 comparisons): minutes.
-  const int n = 200000;
+  const int n = HostileSize(200000);
   const Node js = WidePolicy(n);
   std::vector<Finding> out;
   FindingSink sink(js, &out);
@@ -562,17 +563,18 @@ TEST_CASE("analysis: 200,000 rules over 200,000 replicated jobs take linear time
   // The last rule repeats the first one's criteria: found whatever the length of the list.
   std::vector<const Finding*> shadowed = OfRule(out, "failure-policy/shadowed-rule");
   REQUIRE(shadowed.size() == 1);
-  CHECK(shadowed[0]->field == "spec.failurePolicy.rules[200000].name");
-  CHECK(shadowed[0]->message ==
-        "rule 'r-200000' can never fire: the earlier rule 'r-0' matches every failure it "
-        "matches, and the first matching rule wins");
+  const std::string last = std::to_string(n);
+  CHECK(shadowed[0]->field == "spec.failurePolicy.rules[" + last + "].name");
+  CHECK(shadowed[0]->message == "rule 'r-" + last +
+                                    "' can never fire: the earlier rule 'r-0' matches every "
+                                    "failure it matches, and the first matching rule wins");
   // rj-0 depends on itself, so none of the chain ever starts.
   CHECK(OfRule(out, "depends-on/self").size() == 1);
   std::vector<const Finding*> never = OfRule(out, "depends-on/never-starts");
   REQUIRE(never.size() == static_cast<size_t>(n) - 1);
-  CHECK(never.back()->message ==
-        "replicated job 'rj-199999' depends on 'rj-199998', which never starts, so its Jobs are "
-        "never created either");
+  CHECK(never.back()->message == "replicated job 'rj-" + std::to_string(n - 1) +
+                                     "' depends on 'rj-" + std::to_string(n - 2) +
+                                     "', which never starts, so its Jobs are never created either");
 }
 
 TEST_CASE("analysis: a rule is shadowed by the earliest rule that covers it, across groups") {
@@ -634,7 +636,7 @@ Node PolicyRule(const std::string& name, const std::string& action) {
 TEST_CASE("analysis: the restart checks over 70,000 rules, rule k targeting replicated job k") {
   // Before: the policy kept a flag per rule and replicated job (4.9 GB here) and each
   // (replicated job, reason) looked at every rule: 1e10 rule checks.
-  const int n = 70000;
+  const int n = HostileSize(70000);
   const Node js = RecreatePolicy(n, n, [](int k) {
     Node r = PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts");
     r.Set("onJobFailureReasons", Node::Seq()).items.push_back(Node::String("BackoffLimitExceeded"));
@@ -659,7 +661,7 @@ TEST_CASE("analysis: the restart checks over 70,000 rules, rule k targeting repl
 TEST_CASE("analysis: 50,000 conditional rules for every replicated job of 50,000") {
   // Rules with message patterns and no targets are in the chain of decisions of every
   // replicated job: before, each replicated job walked all of them (2.5e9 decisions, twice).
-  const int n = 50000;
+  const int n = HostileSize(50000);
   const Node js = RecreatePolicy(n, n + 1, [n](int k) {
     if (k == n) return PolicyRule("last", "FailJobSet");
     Node r = PolicyRule("r-" + std::to_string(k), "RestartJobSetAndIgnoreMaxRestarts");
@@ -671,11 +673,13 @@ TEST_CASE("analysis: 50,000 conditional rules for every replicated job of 50,000
   AnalyzeJobSet(js, FeatureGates{}, &sink);
   std::vector<const Finding*> unbounded = OfRule(out, "failure-policy/unbounded-restarts");
   REQUIRE(unbounded.size() == static_cast<size_t>(n));
-  CHECK(unbounded.back()->field == "spec.failurePolicy.rules[49999].action");
+  const std::string last = std::to_string(n - 1);
+  CHECK(unbounded.back()->field == "spec.failurePolicy.rules[" + last + "].action");
   CHECK(unbounded.back()->message ==
-        "rule 'r-49999' restarts forever on an application error: when a Job of 'rj-0' fails "
-        "with BackoffLimitExceeded and a matching message, RestartJobSetAndIgnoreMaxRestarts "
-        "restarts it without counting, so a bug that fails every run never stops");
+        "rule 'r-" + last +
+            "' restarts forever on an application error: when a Job of 'rj-0' fails with "
+            "BackoffLimitExceeded and a matching message, RestartJobSetAndIgnoreMaxRestarts "
+            "restarts it without counting, so a bug that fails every run never stops");
   // Every chain ends with the unconditional FailJobSet: no failure uses maxRestarts.
   CHECK(OfRule(out, "failure-policy/max-restarts-unused").size() == 1);
 }

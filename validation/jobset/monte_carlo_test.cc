@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/hostile_size.h"
+
 namespace jobset {
 namespace {
 
@@ -554,7 +556,7 @@ namespace jobset {
 TEST_CASE("monte carlo: 50,000 replicated jobs and 50,000 rules, rule k targeting job k") {
   // Before: a flag per rule and replicated job (2.5 GB, copied once more for the fault mix), and
   // each of the 100,000 failures looked at every rule and every outcome until its own.
-  const int n = 50000;
+  const int n = HostileSize(50000);
   std::vector<std::pair<std::string, int64_t>> rjobs;
   std::vector<FailurePolicyRule> rules;
   for (int i = 0; i < n; ++i) {
@@ -563,7 +565,7 @@ TEST_CASE("monte carlo: 50,000 replicated jobs and 50,000 rules, rule k targetin
                          {"PodFailurePolicy"}, {}, {"rj-" + std::to_string(i)}));
   }
   const JobSet js = MakeJobSet(rjobs, Policy(1'000'000'000, std::move(rules)));
-  const double mu = 50000;  // Failures per run.
+  const double mu = n;  // Failures per run.
   FailureModel m = Model(mu, 2);
   m.node_mttf_s = n * m.run_time_s / mu;
   m.restart_time_s = 0;
@@ -581,7 +583,7 @@ TEST_CASE("monte carlo: 50,000 replicated jobs and 50,000 rules, rule k targetin
 TEST_CASE("monte carlo: 150,000 fault kinds, each bound to one of 150,000 replicated jobs") {
   // Before: each kind's replicated job was looked up by name in the list, and each replicated
   // job looked at every kind: 2e10 comparisons here.
-  const int n = 150000;
+  const int n = HostileSize(150000);
   std::vector<std::pair<std::string, int64_t>> rjobs;
   FailureModel m = Model(5, 10);
   m.faults.clear();
@@ -607,8 +609,9 @@ TEST_CASE("monte carlo: 150,000 fault kinds, each bound to one of 150,000 replic
 
 TEST_CASE("monte carlo: 150,000 rules and 150,000 fault kinds of as many reasons") {
   // Before: the fault mix specialisation matched every rule against every kind (2.25e10 here:
-  // minutes); now it costs the rules' patterns against the kinds' distinct messages.
-  const int n = 150000;
+  // minutes); now it costs the rules' patterns against the kinds' distinct messages. Rules x kinds
+  // stay over 2^20 (SpecializeByMessage, not SpecializeByKind) at any size.
+  const int n = HostileSize(150000, 1025);
   std::vector<FailurePolicyRule> rules;
   FailureModel m = Model(20, 5);
   m.faults.clear();
@@ -643,8 +646,8 @@ TEST_CASE("monte carlo: 60,000 rules with a message pattern and 60,000 distinct 
   // Before: the fault mix specialisation ran every rule's pattern against every distinct message
   // (3.6e9 RE2 searches here: minutes); now one RE2::Set search per message. Rule k matches the
   // message of kind k alone ("err-1( |$)" does not match "err-12 on node"); even rules restart
-  // without counting, odd ones count.
-  const int n = 60000;
+  // without counting, odd ones count. Rules x kinds stay over 2^20 (SpecializeByMessage).
+  const int n = HostileSize(60000, 1025);
   std::vector<FailurePolicyRule> rules;
   FailureModel m = Model(20, 2);
   m.faults.clear();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/validation.h"
 
@@ -911,7 +912,7 @@ FailurePolicyRule WideRule(std::string name, std::string action, std::vector<std
 TEST_CASE("engine: 50,000 rules over 50,000 replicated jobs, rule k targeting job k") {
   // Before: every rule held a flag per replicated job (2.5 GB here) and every decision looked at
   // every rule: explaining the JobSet compared 1.25e10 rule and job pairs.
-  const int n = 50000;
+  const int n = HostileSize(50000);
   std::vector<FailurePolicyRule> rules;
   for (int i = 0; i < n; ++i) {
     rules.push_back(WideRule("r-" + std::to_string(i), i % 2 ? "RestartJobSet" : "FailJobSet",
@@ -946,7 +947,7 @@ TEST_CASE("engine: 50,000 rules over 50,000 replicated jobs, rule k targeting jo
 TEST_CASE("engine: 100,000 rules of one reason are not looked at for failures of another") {
   // Rules without targets that name a reason: before, a failure of any other reason was compared
   // with each of them, for each replicated job explained (4e10 pairs here).
-  const int n = 100000;
+  const int n = HostileSize(100000);
   std::vector<FailurePolicyRule> rules;
   for (int i = 0; i < n; ++i) {
     rules.push_back(WideRule("r-" + std::to_string(i), "FailJobSet", {kDeadline}, {}));
@@ -970,7 +971,7 @@ TEST_CASE("engine: 100,000 rules of one reason are not looked at for failures of
 TEST_CASE("engine: a step of 400,000 failures restarting jobs one by one") {
   // RestartJob handles one failed job per reconcile pass. Before, each pass looked at every
   // failure of the step twice (the next one to handle, the others of the same job): 1.6e11 here.
-  const int jobs = 200000;
+  const int jobs = HostileSize(200000);
   std::vector<FailurePolicyRule> rules = {
       WideRule("each", "RestartJob", {kBackoff}, {"rj-0"}),
   };
@@ -1000,7 +1001,7 @@ TEST_CASE("engine: a step of 400,000 failures restarting jobs one by one") {
 
 TEST_CASE("engine: a stuck controller looks up 400,000 new failures among 400,000 pending") {
   // Before: each new failure was compared with every pending one (1.6e11 pairs here).
-  const int jobs = 400000;
+  const int jobs = HostileSize(400000);
   const PreparedPolicy p = PreparePolicy(
       WideJobSet(1, jobs, {WideRule("each", "RestartJob", {kBackoff}, {})}), FeatureGates{});
   std::vector<JobFailure> step;
@@ -1025,7 +1026,7 @@ TEST_CASE("engine: a stuck controller looks up 400,000 new failures among 400,00
 TEST_CASE("engine: 100,000 steps of a controller stuck on 100,000 pending failures") {
   // Before: every step ran all its pending failures again, copying each one (1e10 here: killed
   // after minutes); now a step costs its own failures.
-  const int pending = 100000, steps = 100000;
+  const int pending = HostileSize(100000), steps = HostileSize(100000);
   const PreparedPolicy p =
       PreparePolicy(WideJobSet(1, pending + steps + 1,
                                {WideRule("fatal", "FailJobSet", {kPodFailurePolicy}, {}),
@@ -1198,7 +1199,7 @@ TEST_CASE("engine: a stuck controller's steps end as running all its pending fai
 TEST_CASE("engine: 200,000 rules targeting one replicated job, each on its own reason") {
   // Before: a decision visited every rule targeting its replicated job to check its reasons
   // (4e10 here); now the rules are indexed by target and reason.
-  const int n = 200000;
+  const int n = HostileSize(200000);
   std::vector<FailurePolicyRule> rules;
   for (int k = 0; k < n; ++k) {
     rules.push_back(WideRule("r-" + std::to_string(k), k % 2 ? "FailJobSet" : "RestartJobSet",
@@ -1308,7 +1309,7 @@ TEST_CASE("engine: a rule of many targets and many reasons indexes in their sum,
   // 20,000 replicated jobs; one rule targets them all with 20,000 copies of one reason, another
   // with 20,000 made-up reasons. Listing every (target, reason) pair took 2 x 4e8 entries: lint
   // and explain of such a 2.8 MB file died of bad_alloc under a 6 GB cap.
-  const int n = 20000;
+  const int n = HostileSize(20000);
   JobSet js;
   js.name = "js";
   FailurePolicyRule copies, made_up;
@@ -1337,7 +1338,7 @@ TEST_CASE("engine: a rule of many targets and many reasons indexes in their sum,
   CHECK(p.rule_index.targeted_wide.size() == static_cast<size_t>(10 * n));
   CHECK(Decide(p, 123, kBackoff, "").rule == 5);
   CHECK(Decide(p, 123, kDeadline, "").rule == 0);
-  CHECK(Decide(p, 19999, "R19999", "").rule == 0);
+  CHECK(Decide(p, n - 1, "R" + std::to_string(n - 1), "").rule == 0);
   CHECK(Decide(p, 7, kPodFailurePolicy, "").rule == -1);
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 #include "validation/schema/schema.h"
 
@@ -344,7 +345,7 @@ Node WideJobSet(int n, bool reversed, int depends = 0) {
 
 TEST_CASE("update: 100,000 replicated jobs are paired by name in linear time") {
   // Each new item looked for its old one through the whole old list: 1e10 comparisons.
-  const int n = 100000;
+  const int n = HostileSize(100000);
   Node old_js = WideJobSet(n, false), new_js = WideJobSet(n, true);
   CHECK(ValidateTransitionRules(old_js, new_js).empty());  // Same dependsOn, other order.
   // The dependsOn of the last job, now first in the list, changes.
@@ -356,7 +357,7 @@ TEST_CASE("update: 100,000 replicated jobs are paired by name in linear time") {
 
 TEST_CASE("update: a dependsOn of 100,000 items is compared as a set in linear time") {
   // Each old item looked for its new one through the whole new list: 5e9 comparisons.
-  const int n = 100000;
+  const int n = HostileSize(100000);
   Node old_js = WideJobSet(3, false, n), new_js = WideJobSet(3, false, n);
   std::vector<Node>& deps =
       new_js.Find("spec")->Find("replicatedJobs")->items[2].Find("dependsOn")->items;
@@ -371,7 +372,7 @@ TEST_CASE("update: labels of 300,000 keys are compared in linear time") {
   // CEL and semantic equality looked every key of one mapping up in the other: 4.5e10.
   Node old_js = WideJobSet(2, false), new_js;
   Node labels = Node::Map();
-  for (int i = 0; i < 300000; ++i) {
+  for (int i = 0; i < HostileSize(300000); ++i) {
     labels.entries.push_back(MapEntry{"k" + std::to_string(i), {}, Node::String("v")});
   }
   Node* pod = old_js.Find("spec")

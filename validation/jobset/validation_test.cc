@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/lint.h"
 #include "validation/jobset/rules.h"
@@ -1738,7 +1739,7 @@ spec:
 TEST_CASE("admission: 2,500 volume claim templates against 1,000,000 volumes and mounts") {
   // The CRD allows 50 policies of 50 templates; volumes and mounts are unbounded. Before, each
   // template scanned every volume and every mount: 5e9 lookups, minutes.
-  const int templates = 2500, filler = 500000;
+  const int templates = 2500, filler = HostileSize(500000);
   Node js = Node::Map();
   js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
   js.Set("kind", Node::String("JobSet"));
@@ -1793,14 +1794,15 @@ TEST_CASE("admission: 2,500 volume claim templates against 1,000,000 volumes and
   }
   CHECK(conflicts ==
         std::vector<std::string>{
-            "spec.replicatedJobs[0].template.spec.template.spec.volumes[500000].name: Invalid "
-            "value: \"v-7\": volume name conflicts with VolumeClaimPolicy template name: v-7"});
+            "spec.replicatedJobs[0].template.spec.template.spec.volumes[" + std::to_string(filler) +
+            "].name: Invalid value: \"v-7\": volume name conflicts with VolumeClaimPolicy "
+            "template name: v-7"});
 }
 
 TEST_CASE("admission: 200,000 replicated jobs named by as many targets, rules and dependencies") {
   // Before: each failure policy and success policy target and each dependsOn name scanned the
   // replicated jobs, and each rule name the names seen so far: four times 2e10 comparisons.
-  const int n = 200000;
+  const int n = HostileSize(200000);
   Node js = Node::Map();
   js.Set("apiVersion", Node::String("jobset.x-k8s.io/v1alpha2"));
   js.Set("kind", Node::String("JobSet"));
@@ -1845,10 +1847,12 @@ TEST_CASE("admission: 200,000 replicated jobs named by as many targets, rules an
     for (const RuleId* id : {&kDependsOnUnknownReplicatedJob, &kSuccessPolicyUnknownTarget,
                              &kFailurePolicyUnknownTarget, &kFailurePolicyDuplicateRuleName})
       if (f.rule == id->id) named.push_back(f.field);
-  CHECK(named == std::vector<std::string>{"spec.replicatedJobs[199999].dependsOn[199999].name",
-                                          "spec.successPolicy.targetReplicatedJobs[0]",
-                                          "spec.failurePolicy.rules[0].targetReplicatedJobs[0]",
-                                          "spec.failurePolicy.rules[200000].name"});
+  const std::string last = std::to_string(n - 1);
+  CHECK(named ==
+        std::vector<std::string>{"spec.replicatedJobs[" + last + "].dependsOn[" + last + "].name",
+                                 "spec.successPolicy.targetReplicatedJobs[0]",
+                                 "spec.failurePolicy.rules[0].targetReplicatedJobs[0]",
+                                 "spec.failurePolicy.rules[" + std::to_string(n) + "].name"});
 }
 
 }  // namespace

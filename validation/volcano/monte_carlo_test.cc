@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/hostile_size.h"
 #include "validation/core/loader.h"
 
 namespace jobset {
@@ -156,7 +157,7 @@ namespace jobset {
 TEST_CASE("volcano monte carlo: a job of 200,000 tasks is decoded, checked and run") {
   // Before: decoding looked for each task's name among the tasks before it, and the model
   // check did it again for every task (2e10 comparisons each).
-  const int n = 200000;
+  const int n = HostileSize(200000);
   Node tasks = Node::Seq();
   for (int t = 0; t < n; ++t) {
     Node task = Node::Map();
@@ -201,14 +202,15 @@ TEST_CASE("volcano monte carlo: 20,000 failures of a million-pod job, each pod r
   REQUIRE(!f.documents.empty());
   const VolcanoJob job = DecodeVolcanoJob(f.documents[0].root);
   VolcanoFailureModel m = Model(1, 24);
-  m.node_mttf_s = 1e6 * m.run_time_s / 20000;  // 20,000 failures per run.
+  const int failures = HostileSize(20000);
+  m.node_mttf_s = 1e6 * m.run_time_s / failures;  // 20,000 failures per run.
   m.runs = 2;
   const VolcanoMonteCarloResult r = RunVolcanoMonteCarlo(job, m, 1);
   REQUIRE_MESSAGE(r.error.empty(), r.error);
   CHECK(r.nodes == 1'000'000);
   CHECK(r.completed == 2);
-  CHECK(r.mean_failures > 19000);
-  CHECK(r.mean_failures < 21000);
+  CHECK(r.mean_failures > failures * 0.95);
+  CHECK(r.mean_failures < failures * 1.05);
   // Every failure hits a live pod (restarted ones run again) and restarts it: one retry each.
   CHECK(r.mean_absorbed == 0);
   CHECK(r.mean_retries == r.mean_failures);

@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "tests/hostile_size.h"
 #include "validation/volcano/test_job.h"
 
 namespace jobset {
@@ -310,7 +311,7 @@ TEST_CASE("volcano replay: 40,000 RestartJob steps of a million-pod job") {
   const VolcanoJob job = WideJob(1, 1'000'000,
                                  "  maxRetry: 2147483647\n"
                                  "  policies:\n  - {event: PodEvicted, action: RestartJob}\n");
-  const int n = 40000;
+  const int n = HostileSize(40000);
   std::vector<VolcanoStep> steps;
   for (int i = 0; i < n; ++i)
     steps.push_back({{"t0", i * int64_t{7919} % 1'000'000, "PodEvicted", false, 0, ""}});
@@ -334,7 +335,7 @@ TEST_CASE(
     "million-pod job") {
   // Before: each request's sync recounted the million pods.
   const VolcanoJob job = WideJob(1, 1'000'000, "");
-  const int n = 100000;
+  const int n = HostileSize(100000);
   std::vector<VolcanoStep> steps(1);
   for (int i = 0; i < n; ++i) steps[0].push_back({"t0", int64_t{10} * i, "PodFailed", true, 1, ""});
   VolcanoReplayResult r;
@@ -368,7 +369,7 @@ TEST_CASE("volcano replay: every other pod of a million-pod job succeeds in one 
   // Every pod finished, a is one short of its minAvailable (its replicas): the job fails.
   CHECK(end == VolcanoPhase::kFailed);
 
-  const int64_t n = 300'000;
+  const int64_t n = HostileSize(300'000);
   std::snprintf(yaml, sizeof(yaml), kJob, static_cast<int>(n));
   const VolcanoJob job = DecodeTestJob(yaml);
   std::vector<VolcanoStep> steps = {{{"a", 0, "PodFailed", true, 1, ""}}, {}};
@@ -395,15 +396,16 @@ TEST_CASE("volcano replay: every other pod of a million-pod job succeeds in one 
 TEST_CASE("volcano explain: 50,000 tasks of 20 pods, a million-pod job") {
   // Before: each of the 250,001 cells started from a fresh job of a million pods, and each of
   // the 50,000 never-firing task policies looked at every cell.
+  const int tasks = HostileSize(50000);
   const VolcanoJob job =
-      WideJob(50000, 20, "", ", policies: [{event: JobUpdated, action: AbortJob}]");
+      WideJob(tasks, 20, "", ", policies: [{event: JobUpdated, action: AbortJob}]");
   const VolcanoJob small =
       WideJob(2, 20, "", ", policies: [{event: JobUpdated, action: AbortJob}]");
   const std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
   const std::vector<VolcanoExplainCell> want = ExplainVolcanoJob(small);
   // Per task: PodFailed, PodEvicted, PodPending, TaskCompleted, TaskFailed; then Unknown.
   REQUIRE(want.size() == 2 * 5 + 1);
-  REQUIRE(cells.size() == 50000 * 5 + 1);
+  REQUIRE(cells.size() == static_cast<size_t>(tasks) * 5 + 1);
   CHECK(want[2].event == "PodPending");
   CHECK(want[2].outcome.phase == VolcanoPhase::kPending);  // one pod short of minAvailable
   int64_t same = 0;
@@ -419,10 +421,10 @@ TEST_CASE("volcano explain: 50,000 tasks of 20 pods, a million-pod job") {
   }
   CHECK(same == static_cast<int64_t>(cells.size()));
   const std::vector<VolcanoDeadPolicy> dead = DeadVolcanoPolicies(job, cells);
-  REQUIRE(dead.size() == 50000);
+  REQUIRE(dead.size() == static_cast<size_t>(tasks));
   CHECK(dead[0].policy->path == "spec.tasks[0].policies[0]");
-  CHECK(dead[49999].policy->path == "spec.tasks[49999].policies[0]");
-  CHECK(dead[49999].why == "the controller never emits JobUpdated");
+  CHECK(dead.back().policy->path == "spec.tasks[" + std::to_string(tasks - 1) + "].policies[0]");
+  CHECK(dead.back().why == "the controller never emits JobUpdated");
 }
 
 }  // namespace jobset
