@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "tests/test_size.h"
 #include "validation/core/field_path.h"
 
 namespace jobset {
@@ -286,31 +287,31 @@ TEST_CASE("loader: alias copies are budgeted per file, before copying") {
 
 TEST_CASE("loader: a mapping of 300,000 keys costs linear time") {
   // The duplicate-key check compared each key with every earlier one: 4.5e10 comparisons.
+  const int n = HostileSize(300000);
   std::string wide;
-  for (int i = 0; i < 300000; ++i)
-    wide += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  for (int i = 0; i < n; ++i) wide += "k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
   wide += "k7: again\n";
   SourceFile f = Parse(wide);
   REQUIRE(f.documents.size() == 1);
   const Document& d = f.documents[0];
   REQUIRE(d.parsed);
-  CHECK(d.root.entries.size() == 300000);
+  CHECK(d.root.entries.size() == static_cast<size_t>(n));
   CHECK(d.root.Find("k7")->text == "again");
   const Finding* p = OnlyProblem(d);
   REQUIRE(p);
   CHECK(p->rule == "yaml/duplicate-key");
   CHECK(p->mark.line == 8);
-  CHECK(p->message ==
-        "duplicate field \"k7\": kubectl silently keeps the value at line 300001 and drops this "
-        "one");
+  CHECK(p->message == "duplicate field \"k7\": kubectl silently keeps the value at line " +
+                          std::to_string(n + 1) + " and drops this one");
 }
 
 TEST_CASE("loader: merging a wide mapping costs linear time") {
   // Merged keys were looked up in the mapping one by one: 4.5e10 comparisons. (300,000 keys
   // are 600,001 values: the anchor and the alias copy them twice, more than the default
   // budget allows.)
+  const int n = HostileSize(300000);
   std::string text = "base: &b\n";
-  for (int i = 0; i < 300000; ++i) text += "  k" + std::to_string(i) + ": 1\n";
+  for (int i = 0; i < n; ++i) text += "  k" + std::to_string(i) + ": 1\n";
   text += "copy:\n  k5: 2\n  <<: *b\n";
   LoadLimits roomy;
   roomy.max_alias_values = 2'000'000;
@@ -319,10 +320,10 @@ TEST_CASE("loader: merging a wide mapping costs linear time") {
   REQUIRE(f.documents[0].parsed);
   const Node* copy = f.documents[0].root.Find("copy");
   REQUIRE(copy);
-  CHECK(copy->entries.size() == 300000);
+  CHECK(copy->entries.size() == static_cast<size_t>(n));
   CHECK(copy->entries[0].key == "k5");
   CHECK(copy->Find("k5")->integer == 2);  // its own key wins over the merged one
-  CHECK(copy->entries.back().key == "k299999");
+  CHECK(copy->entries.back().key == "k" + std::to_string(n - 1));
 }
 
 TEST_CASE("loader: nesting thousands deep is refused, block and flow style") {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/core/loader.h"
 
 namespace jobset {

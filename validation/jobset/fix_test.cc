@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/lint/lint.h"
 
 namespace jobset {

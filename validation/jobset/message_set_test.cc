@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/test_size.h"
+
 namespace jobset {
 namespace {
 
@@ -74,7 +76,7 @@ TEST_CASE("message set: MatchRuleMessages answers as MessageMatches on every rul
     return (seed >> 33) % bound;
   };
   size_t matches = 0, misses = 0, fallbacks = 0;
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < RandomTrials(200); ++trial) {
     JobSet js = OneReplicatedJob();
     FailurePolicy fp;
     const int n_rules = 1 + static_cast<int>(next(40));

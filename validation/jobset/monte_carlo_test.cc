@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 
 namespace jobset {
 namespace {

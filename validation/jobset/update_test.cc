@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/core/loader.h"
 #include "validation/schema/schema.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/core/loader.h"
 #include "validation/jobset/lint.h"
 #include "validation/jobset/rules.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/corpus.h"
+#include "tests/test_size.h"
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
 #include "validation/framework/types.h"
@@ -648,8 +649,8 @@ void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   Mutator mutator(20261126);
   Tally builtin, crd;
   size_t fast_valid = 0, fast_invalid = 0, frameworks = 0, frameworks_valid = 0;
-  constexpr int kVariants = 10000;
-  for (int i = 0; i < kVariants; ++i) {
+  const int variants = RandomTrials(10000);
+  for (int i = 0; i < variants; ++i) {
     const Sample& base = *bases[static_cast<size_t>(i) % bases.size()];
     Node variant = mutator.Mutate(base.object);
     const std::string where = base.where + " variant " + std::to_string(i);
@@ -668,7 +669,7 @@ void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   MESSAGE("Framework schema: " << frameworks << " variants, valid " << frameworks_valid);
   CHECK(builtin.disagreements == 0);
   CHECK(crd.disagreements == 0);
-  CHECK(builtin.checked == kVariants);
+  CHECK(builtin.checked == variants);
   // The built-in schemas hold no keyword the fast check leaves to valijson.
   CHECK(builtin.decisive == builtin.checked);
   // Both verdicts occur often enough for the comparison to mean something.
@@ -676,7 +677,7 @@ void AgreeOnDamaged(const std::vector<Sample>& samples, bool with_crd) {
   CHECK(fast_invalid * 10 >= builtin.checked);
   if (with_crd) CHECK(crd.decisive * 10 >= crd.checked * 9);
   // The Framework schema gets its share of the variants, valid and invalid ones.
-  CHECK(frameworks * 20 >= kVariants);
+  CHECK(frameworks * 20 >= variants);
   CHECK(frameworks_valid * 10 >= frameworks);
   CHECK(frameworks_valid * 10 <= frameworks * 9);
 }

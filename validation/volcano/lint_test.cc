@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/core/loader.h"
 #include "validation/lint/kinds.h"
 #include "validation/lint/lint.h"

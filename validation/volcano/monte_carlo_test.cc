@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/core/loader.h"
 
 namespace jobset {

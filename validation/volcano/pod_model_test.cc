@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_size.h"
+
 namespace jobset {
 namespace {
 
@@ -152,7 +154,7 @@ bool Agree(const VolcanoPods& lazy, const DenseModel& dense) {
 
 TEST_CASE("volcano pod model: agrees with a pod-by-pod model over random operations") {
   std::mt19937 rng(19);
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < RandomTrials(3000); ++round) {
     const VolcanoJob job = RandomJob(rng);
     int64_t version = static_cast<int64_t>(rng() % 3);
     VolcanoPods lazy(job, version);

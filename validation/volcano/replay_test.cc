@@ -6,7 +6,7 @@
 #include <random>
 #include <string>
 
-#include "tests/hostile_size.h"
+#include "tests/test_size.h"
 #include "validation/volcano/test_job.h"
 
 namespace jobset {
@@ -207,20 +207,21 @@ TEST_CASE("volcano explain: a dead policy names its first takers, and it costs t
   std::string yaml =
       "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: big}\nspec:\n"
       "  policies:\n";
-  for (int k = 0; k < 5000; ++k) {
+  const int n = HostileSize(5000, 10);  // More than the 8 takers a dead policy names.
+  for (int k = 0; k < n; ++k) {
     yaml += k % 2 ? "  - {event: PodEvicted, action: AbortJob}\n"
                   : "  - {exitCode: " + std::to_string(k % 7 + 1) + ", action: AbortJob}\n";
   }
   yaml += "  tasks:\n";
-  for (int t = 0; t < 5000; ++t) {
+  for (int t = 0; t < n; ++t) {
     yaml += "  - name: t" + std::to_string(t) +
             "\n    replicas: 1\n    policies: [{event: '*', action: RestartTask}]\n";
   }
   const VolcanoJob job = DecodeTestJob(yaml);
   const std::vector<VolcanoExplainCell> cells = ExplainVolcanoJob(job);
-  CHECK(cells.size() == 5000 * 12 + 1);  // 7 codes, another code, 4 events; then Unknown
+  CHECK(cells.size() == static_cast<size_t>(n) * 12 + 1);  // 7 codes, another, 4 events; Unknown
   const std::vector<VolcanoDeadPolicy> dead = DeadVolcanoPolicies(job, cells);
-  REQUIRE(dead.size() == 5000);
+  REQUIRE(dead.size() == static_cast<size_t>(n));
   CHECK(dead[1].policy->path == "spec.policies[1]");
   std::string first8;
   for (int t = 0; t < 8; ++t) {
@@ -235,7 +236,8 @@ TEST_CASE("volcano: the end when the other pods succeed is the per-pod replay's"
   // replay (one PodSucceeded per other pod, as `explain` did before) must end the same.
   std::mt19937 rng(7);
   int compared = 0;
-  for (int round = 0; round < 3000; ++round) {
+  const int rounds = RandomTrials(3000);
+  for (int round = 0; round < rounds; ++round) {
     const std::string yaml = RandomOthersJob(rng);
     const VolcanoJob job = DecodeTestJob(yaml);
     for (size_t t = 0; t < job.tasks.size(); ++t) {
@@ -254,7 +256,7 @@ TEST_CASE("volcano: the end when the other pods succeed is the per-pod replay's"
       ++compared;
     }
   }
-  CHECK(compared > 3000);
+  CHECK(compared > rounds);  // Each job has more than one task.
 }
 
 TEST_CASE("volcano: the end when the other pods succeed costs tasks, not pods") {
