@@ -1,5 +1,6 @@
 #include "cmd/explain_command.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -277,6 +278,44 @@ int RunExplain(const ExplainFlags& flags, std::ostream& out, std::ostream& err) 
   }
   if (flags.output == "json") out << json{{"objects", objects}}.dump(2) << "\n";
   return 0;
+}
+
+namespace {
+
+const char kExplainExamples[] = R"(
+Examples:
+  # What each failure of each replicated job does
+  kubectl jobset explain examples/training-fail-fast.yaml
+
+  # For a pull request description
+  kubectl jobset explain -o markdown jobs/train.yaml
+
+  # For scripts (one decision per replicated job and reason)
+  kubectl jobset explain -o json jobs/train.yaml
+
+  # A Volcano Job: for each task and event, which lifecycle policy fires and what the job does
+  kubectl jobset explain examples/volcano/3-task-overrides-job.yaml
+
+  # A FrameworkController Framework: its retry and completion policies in terms of the
+  # FrameworkType tables of the FrameworkController manual
+  kubectl jobset explain examples/framework/tensorflow.yaml
+)";
+
+}  // namespace
+
+CLI::App* AddExplainCommand(CLI::App& app, ExplainFlags* flags) {
+  CLI::App* explain_cmd = app.add_subcommand(
+      "explain",
+      "For every replicated job (task, task role) and failure: which rule fires and what happens.");
+  explain_cmd->add_option("PATH", flags->path, "A manifest file, or - for standard input")
+      ->required();
+  explain_cmd->add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  explain_cmd->add_option("--feature-gates", flags->feature_gates,
+                          "JobSet feature gates, e.g. RestartJob=true");
+  explain_cmd->footer(kExplainExamples);
+  return explain_cmd;
 }
 
 }  // namespace jobset

@@ -4,6 +4,10 @@
 #include <iosfwd>
 #include <string>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace jobset {
 
 /// The flags of `explain`.
@@ -17,5 +21,8 @@ struct ExplainFlags {
 /// or unparsable file. A JobSet the API server would reject is still explained, with a note on
 /// standard error.
 int RunExplain(const ExplainFlags& flags, std::ostream& out, std::ostream& err);
+
+/// Adds the `explain` command to `app`, its flags bound to `flags`; returns it.
+CLI::App* AddExplainCommand(CLI::App& app, ExplainFlags* flags);
 
 }  // namespace jobset

@@ -12,6 +12,7 @@
 #include "validation/framework/lint.h"
 #include "validation/framework/monte_carlo.h"
 #include "validation/framework/replay.h"
+#include "validation/framework/text.h"
 #include "validation/lint/lint.h"
 
 namespace jobset {
@@ -154,11 +155,6 @@ void ExplanationText(const Framework& fw, const FrameworkExplanation& e, bool md
 }
 
 // ---- simulate --------------------------------------------------------------------------------
-
-std::string CompletionText(const CompletionStatus& s) {
-  return std::to_string(s.code) + (s.phrase.empty() ? "" : " " + s.phrase) + " " +
-         CompletionTypeText(s.type);
-}
 
 std::string DelayText(const RetryDecision& d) {
   if (d.delay_max == 0) return "";

@@ -2,9 +2,6 @@
 
 #include "cmd/framework_commands.h"
 #include "cmd/volcano_commands.h"
-#include "validation/framework/children.h"
-#include "validation/jobset/children.h"
-#include "validation/volcano/children.h"
 
 namespace jobset {
 
@@ -12,12 +9,11 @@ const std::vector<KindCommands>& KindCommandBindings() {
   // Bind a kind here, at the index of its KindId (a test checks every kind is bound).
   static const std::vector<KindCommands> kinds = {
       // JobSet: RunExplain and RunSimulate themselves.
-      {KindId::kJobSet, nullptr, nullptr, &RenderJobSetChildren},
+      {KindId::kJobSet, nullptr, nullptr},
       // Volcano Job (cmd/volcano_commands.h).
-      {KindId::kVolcanoJob, &ExplainVolcanoJobCommand, &SimulateVolcanoJobCommand,
-       &RenderVolcanoJobPods},
+      {KindId::kVolcanoJob, &ExplainVolcanoJobCommand, &SimulateVolcanoJobCommand},
       // FrameworkController Framework (cmd/framework_commands.h).
-      {KindId::kFramework, &ExplainFramework, &SimulateFramework, &RenderFrameworkPods},
+      {KindId::kFramework, &ExplainFramework, &SimulateFramework},
   };
   return kinds;
 }

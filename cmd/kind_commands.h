@@ -1,6 +1,7 @@
-// explain, simulate and render bound to the kind table (validation/lint/kinds.h): one entry per
-// supported kind, so that RunExplain, RunSimulate and RunRender dispatch on the kind an object
-// is, never on its apiVersion or kind strings.
+// explain and simulate bound to the kind table (validation/lint/kinds.h): one entry per
+// supported kind, so that RunExplain and RunSimulate dispatch on the kind an object is, never on
+// its apiVersion or kind strings. (render and why need no output of their own per kind: they use
+// the row's render and diagnose.)
 #pragma once
 
 #include <iosfwd>
@@ -12,13 +13,12 @@
 
 #include "cmd/explain_command.h"
 #include "cmd/simulate_command.h"
-#include "validation/core/child_objects.h"
 #include "validation/core/node.h"
 #include "validation/lint/kinds.h"
 
 namespace jobset {
 
-/// What `explain`, `simulate` and `render` do with one object of a kind. JobSet's are null:
+/// What `explain` and `simulate` do with one object of a kind. JobSet's are null:
 /// RunExplain and RunSimulate handle JobSets themselves (several at once, defaulted and linted as
 /// loaded, with the policy table and Monte Carlo of their own).
 struct KindCommands {
@@ -32,9 +32,6 @@ struct KindCommands {
   /// --monte-carlo). Returns the exit status (0, or 2 for a usage error, message on `err`).
   int (*simulate)(const Node& object, const std::string& file, const SimulateFlags& flags,
                   std::ostream& out, std::ostream& err);
-  /// `render`: the child objects the kind's controller creates for one object as written
-  /// (each kind applies its own defaults first). Every kind has one.
-  ChildObjects (*render)(const Node& object, const ChildOptions& options);
 };
 
 /// The binding of every supported kind, in SupportedKinds() order (one entry per KindId).

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "cmd/atomic_write.h"
+#include "cmd/flag_checks.h"
 #include "cmd/report.h"
 #include "cmd/unified_diff.h"
 #include "validation/core/loader.h"
@@ -190,29 +192,40 @@ bool UseColor(const std::string& color_flag) {
   return isatty(STDOUT_FILENO);
 }
 
-int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
-  if (flags.list_rules) return ListRules(flags, out);
+namespace {
+
+// One report to write: its format, and its file ("": standard output).
+using LintOutput = std::pair<const LintFormat*, std::string>;
+
+// --fix and --diff, and --diff and -o, do not go together. Gives false with a message.
+bool CheckModeFlags(const LintFlags& flags, std::ostream& err) {
   if (flags.fix && flags.diff) {
     err << "error: --fix and --diff cannot be used together (--diff shows what --fix writes)\n";
-    return 2;
+    return false;
   }
   if (flags.diff && !flags.outputs.empty()) {
     err << "error: --diff prints only the diff: -o cannot be used with it (lint again for the "
            "findings)\n";
-    return 2;
+    return false;
   }
-  // `--fix -`: standard output carries the fixed document, the report goes to standard error.
-  bool fix_stdin = flags.fix && std::count(flags.paths.begin(), flags.paths.end(), "-") > 0;
-  LintOptions options;
-  options.fix = flags.fix || flags.diff;
+  return true;
+}
+
+// --feature-gates into `options`. Gives false with a message.
+bool ReadGates(const LintFlags& flags, LintOptions* options, std::ostream& err) {
   std::string error;
-  if (!ParseFeatureGates(flags.feature_gates, &options.gates, &error)) {
+  if (!ParseFeatureGates(flags.feature_gates, &options->gates, &error)) {
     err << "error: --feature-gates: " << error << "\n";
-    return 2;
+    return false;
   }
-  options.gates_from_flag = !flags.feature_gates.empty();
-  // Outputs: FORMAT or FORMAT=FILE; at most one goes to standard output.
-  std::vector<std::pair<const LintFormat*, std::string>> outputs;
+  options->gates_from_flag = !flags.feature_gates.empty();
+  return true;
+}
+
+// Outputs: FORMAT or FORMAT=FILE; at most one goes to standard output (none with `--fix -`,
+// whose standard output is the fixed document). Gives false with a message.
+bool ParseOutputs(const LintFlags& flags, bool fix_stdin, std::vector<LintOutput>* outputs,
+                  std::ostream& err) {
   std::vector<std::string> requested = flags.outputs;
   if (requested.empty()) requested.push_back(std::string(LintFormats().front().name));
   for (const std::string& o : requested) {
@@ -223,70 +236,83 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     if (known == nullptr) {
       err << "error: --output: unknown format '" << format << "' (" << LintFormatNames(false)
           << "; FORMAT=FILE writes to a file)\n";
-      return 2;
+      return false;
     }
     if (eq != std::string::npos && file.empty()) {
       err << "error: --output " << o << ": missing file name after '='\n";
-      return 2;
+      return false;
     }
-    outputs.push_back({known, file});
+    outputs->push_back({known, file});
   }
+  auto to_stdout = [](const LintOutput& o) { return o.second.empty(); };
   if (fix_stdin && !flags.outputs.empty() &&
-      std::any_of(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); })) {
+      std::any_of(outputs->begin(), outputs->end(), to_stdout)) {
     err << "error: --fix with - prints the fixed document on standard output: give -o a file "
            "(FORMAT=FILE)\n";
-    return 2;
+    return false;
   }
-  if (std::count_if(outputs.begin(), outputs.end(), [](auto& o) { return o.second.empty(); }) > 1) {
+  if (std::count_if(outputs->begin(), outputs->end(), to_stdout) > 1) {
     err << "error: --output: only one format can go to standard output; give the others a "
            "file (FORMAT=FILE)\n";
-    return 2;
+    return false;
   }
-  if (!flags.config.empty()) {
-    if (!LoadLintConfig(flags.config, &options.config, &error)) {
-      err << "error: --config: " << error << "\n";
-      return 2;
-    }
-    if (!options.gates_from_flag && options.config.gates) options.gates = *options.config.gates;
-  } else {
-    options.find_config = true;
+  return true;
+}
+
+// --config (its gates unless --feature-gates was given), else a config found beside each file.
+// Gives false with a message.
+bool ReadConfig(const LintFlags& flags, LintOptions* options, std::ostream& err) {
+  if (flags.config.empty()) {
+    options->find_config = true;
+    return true;
   }
-  Severity threshold;
-  if (!ParseSeverity(flags.fail_on, &threshold)) {
-    err << "error: --fail-on must be error or warning\n";
-    return 2;
+  std::string error;
+  if (!LoadLintConfig(flags.config, &options->config, &error)) {
+    err << "error: --config: " << error << "\n";
+    return false;
   }
-  if (flags.paths.empty()) {
-    err << "error: no PATH given (use - for standard input)\n";
-    return 2;
+  if (!options->gates_from_flag && options->config.gates) options->gates = *options->config.gates;
+  return true;
+}
+
+// --crd's schema, else the built-in one. Gives false with a message.
+bool ReadSchema(const LintFlags& flags, LintOptions* options, std::ostream& err) {
+  if (flags.crd.empty()) {
+    options->builtin_schema = true;
+    return true;
   }
-  if (!flags.crd.empty()) {
-    options.schema = LoadCrd(flags.crd, options.limits, &error);
-    if (!options.schema) {
-      err << "error: --crd: " << error << "\n";
-      return 2;
-    }
-  } else {
-    options.builtin_schema = true;
+  std::string error;
+  options->schema = LoadCrd(flags.crd, options->limits, &error);
+  if (!options->schema) {
+    err << "error: --crd: " << error << "\n";
+    return false;
   }
-  std::vector<std::string> files;
-  if (!ExpandPaths(flags.paths, flags.recursive, &files, &error)) {
+  return true;
+}
+
+// The files to lint: the paths expanded, without what --exclude names and config files found
+// in a folder (not manifests). Gives false with a message.
+bool ListFiles(const LintFlags& flags, std::vector<std::string>* files, std::ostream& err) {
+  std::string error;
+  if (!ExpandPaths(flags.paths, flags.recursive, files, &error)) {
     err << "error: " << error << "\n";
-    return 2;
+    return false;
   }
-  // Left out: what --exclude names, and config files found in a folder (not manifests).
   auto left_out = [&](const std::string& f) {
     if (f == "-") return false;
     if (PathExcluded(flags.exclude, f)) return true;
     return std::filesystem::path(f).filename() == kConfigFileName &&
            std::find(flags.paths.begin(), flags.paths.end(), f) == flags.paths.end();
   };
-  files.erase(std::remove_if(files.begin(), files.end(), left_out), files.end());
-  NoteSubfolders(flags, err);
-  int threads = flags.jobs > 0 ? flags.jobs : static_cast<int>(std::thread::hardware_concurrency());
-  std::vector<FileResult> results = LintFiles(files, options, threads);
+  files->erase(std::remove_if(files->begin(), files->end(), left_out), files->end());
+  return true;
+}
+
+// Says each file that could not be read (a bad config file once, not for each of its files);
+// gives whether there was one.
+bool ReportReadErrors(const std::vector<FileResult>& results, std::ostream& err) {
   bool unreadable = false;
-  std::vector<std::string> said;  // a bad config file is named once, not for each of its files
+  std::vector<std::string> said;
   for (const FileResult& r : results) {
     if (!r.read_error) continue;
     unreadable = true;
@@ -294,14 +320,12 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     err << "error: " << r.error << "\n";
     said.push_back(r.error);
   }
-  if (flags.diff) return PrintDiff(results, unreadable, out, err);
-  if (flags.fix && !WriteFixes(results, out, err)) unreadable = true;
-  // A run that failed writes no report: a report of the rest would read as a clean result.
-  if (unreadable) {
-    err << "error: no report written (exit status 2)\n";
-    return 2;
-  }
-  std::ostream& report = fix_stdin ? err : out;
+  return unreadable;
+}
+
+// Writes every report: to `report` or to its file. Gives false with a message.
+bool WriteReports(const std::vector<LintOutput>& outputs, const std::vector<FileResult>& results,
+                  const LintFlags& flags, std::ostream& report, std::ostream& err) {
   for (const auto& [format, file] : outputs) {
     std::string text = format->render(results, file.empty() && UseColor(flags.color));
     if (file.empty()) {
@@ -312,9 +336,16 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     f << text;
     if (!f) {
       err << "error: --output: cannot write " << file << "\n";
-      return 2;
+      return false;
     }
   }
+  return true;
+}
+
+// 1 when a finding not suppressed is at or above `threshold`, or (--fail-if-no-objects-found)
+// no object was checked; else 0.
+int LintExitStatus(const std::vector<FileResult>& results, Severity threshold,
+                   const LintFlags& flags, std::ostream& err) {
   int status = 0;
   for (const FileResult& r : results)
     for (const Finding& f : r.findings)
@@ -326,6 +357,159 @@ int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
     status = 1;
   }
   return status;
+}
+
+}  // namespace
+
+int RunLint(const LintFlags& flags, std::ostream& out, std::ostream& err) {
+  if (flags.list_rules) return ListRules(flags, out);
+  if (!CheckModeFlags(flags, err)) return 2;
+  // `--fix -`: standard output carries the fixed document, the report goes to standard error.
+  bool fix_stdin = flags.fix && std::count(flags.paths.begin(), flags.paths.end(), "-") > 0;
+  LintOptions options;
+  options.fix = flags.fix || flags.diff;
+  if (!ReadGates(flags, &options, err)) return 2;
+  std::vector<LintOutput> outputs;
+  if (!ParseOutputs(flags, fix_stdin, &outputs, err)) return 2;
+  if (!ReadConfig(flags, &options, err)) return 2;
+  Severity threshold;
+  if (!ParseSeverity(flags.fail_on, &threshold)) {
+    err << "error: --fail-on must be error or warning\n";
+    return 2;
+  }
+  if (flags.paths.empty()) {
+    err << "error: no PATH given (use - for standard input)\n";
+    return 2;
+  }
+  if (!ReadSchema(flags, &options, err)) return 2;
+  std::vector<std::string> files;
+  if (!ListFiles(flags, &files, err)) return 2;
+  NoteSubfolders(flags, err);
+  int threads = flags.jobs > 0 ? flags.jobs : static_cast<int>(std::thread::hardware_concurrency());
+  std::vector<FileResult> results = LintFiles(files, options, threads);
+  bool unreadable = ReportReadErrors(results, err);
+  if (flags.diff) return PrintDiff(results, unreadable, out, err);
+  if (flags.fix && !WriteFixes(results, out, err)) unreadable = true;
+  // A run that failed writes no report: a report of the rest would read as a clean result.
+  if (unreadable) {
+    err << "error: no report written (exit status 2)\n";
+    return 2;
+  }
+  if (!WriteReports(outputs, results, flags, fix_stdin ? err : out, err)) return 2;
+  return LintExitStatus(results, threshold, flags, err);
+}
+
+namespace {
+
+const char kLintExamples[] = R"(
+Examples:
+  # Check one manifest (text output, coloured on a terminal)
+  kubectl jobset lint train.yaml
+
+  # Check a whole repository, descending into folders
+  kubectl jobset lint -R deploy/
+
+  # From a pipe, e.g. after kustomize
+  kustomize build overlays/prod | kubectl jobset lint -
+
+  # With the RestartJob feature gate on, as the cluster runs it
+  kubectl jobset lint --feature-gates RestartJob=true jobs/
+
+  # SARIF for code scanning, failing on warnings too
+  kubectl jobset lint -o sarif --fail-on warning jobs/ > lint.sarif
+
+  # Against the CRD installed in the cluster (validates the whole pod template)
+  kubectl get crd jobsets.jobset.x-k8s.io -o yaml > jobset-crd.yaml
+  kubectl jobset lint --crd jobset-crd.yaml jobs/
+
+  # Text for the log and SARIF for code scanning, in one run
+  kubectl jobset lint -R jobs/ -o text -o sarif=lint.sarif -o junit=lint.xml
+
+  # The rules, with their ids
+  kubectl jobset lint --list-rules
+
+  # Preview the certain fixes as a diff, then apply them (comments and formatting are kept)
+  kubectl jobset lint --diff jobs/
+  kubectl jobset lint --fix jobs/
+
+  # Fix a stream: the fixed document on stdout, the report on stderr
+  kustomize build overlays/prod | kubectl jobset lint --fix - | kubectl apply -f -
+)";
+
+const char kLintDetails[] = R"(
+Suppressing a warning (errors the API server would reject cannot be suppressed):
+  metadata:
+    annotations:
+      kubectl-jobset.io/ignore: "failure-policy/unbounded-restarts # loops on purpose in the demo"
+  or a comment on the line (or alone on the line before it):
+    action: RestartJobSetAndIgnoreMaxRestarts  # kubectl-jobset:ignore failure-policy/unbounded-restarts
+  Rules can be switched off or re-graded in .kubectl-jobset.yaml (or --config):
+    featureGates: RestartJob=true
+    rules:
+      failure-policy/max-restarts-unused: off
+      job-template/*: error
+
+Certain fixes (a "fix" line under the finding): a duplicate rule name (the first rule that
+wrote it keeps it, the others get NAME_2, NAME_3, ...), and a missing or other restartPolicy
+next to a pod failure policy (set to Never). --fix rewrites only those bytes, atomically, then
+reports the findings that remain; --diff prints the change (git apply and patch -p1 accept it).
+
+Exit status: 0 no finding at or above --fail-on, 1 findings (or no object, with
+--fail-if-no-objects-found), 2 usage error, unreadable path or invalid config file (then no
+report is written). With --fix: from the findings that remain. With --diff: 0 nothing to fix,
+1 a diff, 2 as above.
+)";
+
+// The lint footer: the examples, the feature gates, the rest.
+std::string LintFooter() {
+  return std::string(kLintExamples) + "\n" + FeatureGatesHelp() + kLintDetails;
+}
+
+}  // namespace
+
+CLI::App* AddLintCommand(CLI::App& app, LintFlags* flags) {
+  CLI::App* lint_cmd = app.add_subcommand(
+      "lint",
+      "Check JobSet, Volcano Job and Framework manifests as the API server with their CRDs and "
+      "webhooks would, and more.");
+  lint_cmd->add_option("PATH", flags->paths, "Files, directories, or - for standard input");
+  lint_cmd->add_flag("-R,--recursive", flags->recursive, "Descend into directories");
+  lint_cmd
+      ->add_option("-o,--output", flags->outputs,
+                   "Output format: " + LintFormatNames(true) +
+                       "; repeat it, with FORMAT=FILE for files (-o text -o sarif=flags->sarif)")
+      ->allow_extra_args(false);
+  lint_cmd->add_option("--config", flags->config,
+                       "Config file (default: .kubectl-jobset.yaml in the file's folder or above)");
+  lint_cmd->add_option("--feature-gates", flags->feature_gates,
+                       "JobSet feature gates, e.g. RestartJob=true,InPlaceRestart=true "
+                       "(all off by default, as upstream)");
+  lint_cmd->add_option("--fail-on", flags->fail_on, "Lowest severity that makes the exit status 1")
+      ->check(CLI::IsMember({"error", "warning", "info"}))
+      ->capture_default_str();
+  lint_cmd->add_option("--crd", flags->crd,
+                       "Validate against the openAPIV3Schema of this JobSet CRD file instead of "
+                       "the built-in schema");
+  lint_cmd->add_option("--color", flags->color, "Colour text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  lint_cmd
+      ->add_option("-j,--jobs", flags->jobs, "Files checked in parallel (default: one per core)")
+      ->check(AtLeast(1));
+  lint_cmd->add_option("--exclude", flags->exclude,
+                       "Leave out files matching GLOB (repeatable): a name anywhere in the path "
+                       "(values.yaml, charts), or a path from its start (deploy/charts/**)");
+  lint_cmd->add_flag("--fail-if-no-objects-found", flags->fail_if_no_objects_found,
+                     "Exit status 1 when no JobSet, Volcano Job or Framework was checked");
+  lint_cmd->add_flag("--list-rules", flags->list_rules, "Print the rule registry and exit");
+  lint_cmd->add_flag("--fix", flags->fix,
+                     "Apply the certain fixes to the files in place, then report what remains "
+                     "(with -, print the fixed document)");
+  lint_cmd->add_flag("--diff", flags->diff,
+                     "Print the certain fixes as a unified diff instead of applying them (exit "
+                     "status 1 when there is one)");
+  lint_cmd->footer(LintFooter());
+  return lint_cmd;
 }
 
 }  // namespace jobset

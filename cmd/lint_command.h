@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace jobset {
 
 /// The flags of `lint`, as parsed from the command line.
@@ -44,5 +48,8 @@ std::string FeatureGatesHelp();
 
 /// Whether to colour output: --color, then NO_COLOR, then whether stdout is a terminal.
 bool UseColor(const std::string& color_flag);
+
+/// Adds the `lint` command to `app`, its flags bound to `flags`; returns it.
+CLI::App* AddLintCommand(CLI::App& app, LintFlags* flags);
 
 }  // namespace jobset

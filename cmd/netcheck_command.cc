@@ -1,6 +1,8 @@
 // `kubectl jobset netcheck plan` and `netcheck diagnose`.
+
 #include "cmd/netcheck_command.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -347,6 +349,62 @@ int RunNetcheckDiagnose(const NetcheckDiagnoseFlags& flags, std::ostream& out, s
     DiagnosisText(name, d, out);
   }
   return d.faults.empty() ? 0 : 1;
+}
+
+namespace {
+
+const char kNetcheckExamples[] = R"(
+Examples:
+  # Which of 8 nodes DLRover's node check tests together, round by round
+  kubectl jobset netcheck plan --nodes 8
+
+  # Round 1 after round 0 measured ranks 2 and 3 as failed (3600) and rank 5 as slow
+  kubectl jobset netcheck plan --nodes 8 --times 2=3600,3=3600,5=45.2,0=20.1
+
+  # The node-group variant (e.g. NVSwitch domains of 4 nodes), its three phases
+  kubectl jobset netcheck plan --nodes 8 --node-groups 4 -o json
+
+  # Fault nodes and stragglers from a DLRover job-master log, with the evidence
+  kubectl logs job-master-pod | kubectl jobset netcheck diagnose -
+  kubectl jobset netcheck diagnose examples/netcheck/master.log -o json
+
+  # The pre-flight check in the cost model: 0.5% of nodes arrive faulty, 3m per round
+  kubectl jobset simulate --monte-carlo --nodes 2000 --node-mttf 8760h --run-time 72h \
+    --arrive-faulty 0.005 --node-check 3m --node-check-miss 0.05 policy.yaml
+
+Exit status (diagnose): 0 no fault node in the verdict (or no check in the log), 1 fault nodes,
+2 usage error or unreadable file.
+)";
+
+}  // namespace
+
+NetcheckCommands AddNetcheckCommand(CLI::App& app, NetcheckPlanFlags* plan,
+                                    NetcheckDiagnoseFlags* diagnose) {
+  CLI::App* netcheck_cmd = app.add_subcommand(
+      "netcheck", "DLRover's node health check: the groups of each round, or a log diagnosed.");
+  netcheck_cmd->require_subcommand(1);
+  netcheck_cmd->footer(kNetcheckExamples);
+  CLI::App* plan_cmd = netcheck_cmd->add_subcommand(
+      "plan", "The groups of nodes tested together in each round of a check cycle.");
+  plan_cmd->add_option("--nodes", plan->nodes, "Nodes (ranks 0..N-1) in the check")->required();
+  plan_cmd->add_option("--times", plan->times,
+                       "ID=SECONDS,...: round-0 times by rank (3600 = failed); others are "
+                       "assumed as fast as the fastest given, all equal when none is given");
+  plan_cmd->add_option("--node-groups", plan->node_groups,
+                       "Node groups (the group-node variant): a size K, or ranks like 0-3/4-7");
+  plan_cmd->add_option("-o,--output", plan->output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  plan_cmd->footer(kNetcheckExamples);
+  CLI::App* diagnose_cmd = netcheck_cmd->add_subcommand(
+      "diagnose", "Fault nodes and stragglers from a DLRover job-master log, with the evidence.");
+  diagnose_cmd->add_option("FILE", diagnose->path, "The log, or - for standard input (default)");
+  diagnose_cmd->add_option("-o,--output", diagnose->output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  diagnose_cmd->footer(kNetcheckExamples);
+
+  return {plan_cmd, diagnose_cmd};
 }
 
 }  // namespace jobset

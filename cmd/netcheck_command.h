@@ -5,6 +5,10 @@
 #include <iosfwd>
 #include <string>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace jobset {
 
 /// The flags of `netcheck plan`.
@@ -27,5 +31,16 @@ int RunNetcheckPlan(const NetcheckPlanFlags& flags, std::ostream& out, std::ostr
 /// Diagnoses a log. Exit status 0 when the verdict has no fault node (also for a log without a
 /// check), 1 when it has fault nodes, 2 for a usage error or an unreadable file.
 int RunNetcheckDiagnose(const NetcheckDiagnoseFlags& flags, std::ostream& out, std::ostream& err);
+
+/// The two subcommands of `netcheck`, to see which was parsed.
+struct NetcheckCommands {
+  CLI::App* plan;
+  CLI::App* diagnose;
+};
+
+/// Adds `netcheck` with `plan` and `diagnose` to `app`, their flags bound to `plan` and
+/// `diagnose`.
+NetcheckCommands AddNetcheckCommand(CLI::App& app, NetcheckPlanFlags* plan,
+                                    NetcheckDiagnoseFlags* diagnose);
 
 }  // namespace jobset

@@ -1,8 +1,9 @@
 #include "cmd/render_command.h"
 
+#include <CLI/CLI.hpp>
 #include <ostream>
 
-#include "cmd/kind_commands.h"
+#include "cmd/flag_checks.h"
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
 #include "validation/core/yaml_emit.h"
@@ -75,8 +76,7 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
       for (const Node* object : Objects(doc.root)) {
         const KindHandler* kind = FindKindHandler(*object);
         if (kind == nullptr) continue;
-        const KindCommands& bound = KindCommandBindings()[static_cast<size_t>(kind->id)];
-        ChildObjects c = bound.render(*object, options);
+        ChildObjects c = kind->render(*object, options);
         if (!c.error.empty()) {
           err << "error: " << path << ":" << object->mark.line << ": " << c.error << "\n";
           return 2;
@@ -118,6 +118,57 @@ int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err) {
     out << NodeToYaml(children[i]);
   }
   return 0;
+}
+
+namespace {
+
+const char kRenderExamples[] = R"(
+Examples:
+  # The Jobs and the headless Service the JobSet controller creates
+  kubectl jobset render examples/training-fail-fast.yaml
+
+  # Check them with the tools you run on native objects
+  kubectl jobset render js.yaml | kubeconform -strict -summary
+  kubectl jobset render js.yaml | kube-linter lint -
+
+  # One replicated job (a Volcano task, a Framework task role), after 2 restarts, as JSON
+  kubectl jobset render js.yaml --replicated-job workers --restarts 2 -o json
+
+  # The Pods of a Volcano Job or a FrameworkController Framework
+  kubectl jobset render examples/volcano/1-pytorch-gang-restart.yaml
+  kubectl jobset render examples/framework/tensorflow.yaml
+
+Values only the cluster knows are placeholders: every uid is
+00000000-0000-0000-0000-000000000000, an object without a namespace gets none (job keys use
+"default"), a Volcano volume's 12 random characters are its index. JobSet feature gates are off.
+
+Exit status: 0; 1 when a file's objects have no children (no spec, no tasks, managed by another
+controller); 2 for an unreadable file, a file without a JobSet, Volcano Job or Framework, or an
+object that cannot be rendered (no name, no such replicated job). With 1 or 2 nothing is printed.
+)";
+
+}  // namespace
+
+CLI::App* AddRenderCommand(CLI::App& app, RenderFlags* flags) {
+  CLI::App* render_cmd = app.add_subcommand(
+      "render",
+      "Print the child objects the controller creates: a JobSet's Jobs and headless Service, a "
+      "Volcano Job's or a Framework's Pods.");
+  render_cmd->add_option("PATH", flags->paths, "Files, or - for standard input")->required();
+  render_cmd->add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->capture_default_str();
+  render_cmd->add_option("--replicated-job,--task", flags->only,
+                         "Only this replicated job (a Volcano Job's task, a Framework's task "
+                         "role)");
+  render_cmd
+      ->add_option("--restarts", flags->restarts,
+                   "Render as after N restarts (the restart-attempt labels, Volcano's job "
+                   "version and retry count, the framework attempt)")
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  render_cmd->footer(kRenderExamples);
+  return render_cmd;
 }
 
 }  // namespace jobset

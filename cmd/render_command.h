@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace jobset {
 
 /// The flags of `render`.
@@ -25,5 +29,8 @@ struct RenderFlags {
 /// object that cannot be rendered (no name, no such replicated job). With 1 or 2 nothing is
 /// printed on `out`.
 int RunRender(const RenderFlags& flags, std::ostream& out, std::ostream& err);
+
+/// Adds the `render` command to `app`, its flags bound to `flags`; returns it.
+CLI::App* AddRenderCommand(CLI::App& app, RenderFlags* flags);
 
 }  // namespace jobset

@@ -7,7 +7,6 @@
 #include <sstream>
 #include <string>
 
-#include "cmd/kind_commands.h"
 #include "tests/corpus.h"
 #include "validation/core/json_node.h"
 #include "validation/core/loader.h"
@@ -53,8 +52,7 @@ int RenderAll(const std::vector<std::string>& dirs) {
       if (!doc.parsed) continue;
       const KindHandler* kind = FindKindHandler(doc.root);
       if (kind == nullptr) continue;
-      ChildObjects c =
-          KindCommandBindings()[static_cast<size_t>(kind->id)].render(doc.root, ChildOptions{});
+      ChildObjects c = kind->render(doc.root, ChildOptions{});
       INFO(path, ":", doc.start.line);
       CHECK(c.error == "");
       CHECK((!c.objects.empty() || !c.note.empty()));

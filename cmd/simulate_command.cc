@@ -1,9 +1,11 @@
 #include "cmd/simulate_command.h"
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cmd/flag_checks.h"
 #include "cmd/jobset_objects.h"
 #include "cmd/kind_commands.h"
 #include "cmd/simulate_inputs.h"
@@ -215,6 +217,144 @@ int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err
     ReplayText(policy, result, out);
   }
   return 0;
+}
+
+namespace {
+
+const char kSimulateExamples[] = R"(
+Examples:
+  # Host maintenance hits a worker, then the driver has a bug
+  kubectl jobset simulate examples/training-fail-fast.yaml \
+    --fail workers/0:PodFailurePolicy --fail driver/0:BackoffLimitExceeded
+
+  # Two jobs fail before the controller reacts (one step)
+  kubectl jobset simulate train.yaml --fail 'workers/0:BackoffLimitExceeded,workers/3:PodFailurePolicy'
+
+  # Steps from a file
+  kubectl jobset simulate train.yaml --scenario failures.yaml -o json
+
+  # What the policy costs at scale: 15,000 nodes failing every 2 years each, a 3-day run
+  kubectl jobset simulate train.yaml --monte-carlo --nodes 15000 --node-mttf 17520h \
+    --run-time 72h --restart-time 1m --fault-mix PodFailurePolicy=0.9,BackoffLimitExceeded=0.1
+
+  # With and without a pre-flight node check (DLRover-style), 0.2% of nodes arriving faulty
+  kubectl jobset simulate train.yaml --monte-carlo --nodes 2000 --node-mttf 8760h --run-time 72h \
+    --arrive-faulty 0.002 --node-check 3m --node-check-miss 0.05
+
+  # Two policies side by side, with a chart
+  kubectl jobset simulate --monte-carlo --node-mttf 17520h --run-time 72h --nodes 15000 \
+    --plot cost.svg policy-a.yaml policy-b.yaml
+
+Volcano Job (batch.volcano.sh/v1alpha1): --fail and --scenario take events instead
+  --fail TASK/INDEX:EVENT[:EXITCODE]  a pod event: PodFailed (EXITCODE: first container's),
+                                      PodEvicted, PodPending, PodRunning, PodSucceeded
+  --fail TASK[/INDEX]:EVENT           a task event: TaskCompleted, TaskFailed
+  --fail Unknown                      the PodGroup event (no task)
+  --fail Command:ACTION               a vcctl command, e.g. Command:ResumeJob
+  Comma-separate the events of one step (they happen before the controller reacts); delayed
+  actions (policy timeout) fire at the end of their step unless a later event cancels them.
+  --scenario FILE: steps: [{events: [{task, index, event, exitCode} | {command: ACTION}]}]
+  --monte-carlo: one Job; --fault-mix EVENT[:EXITCODE]=WEIGHT[@TASK],... with EVENT PodEvicted
+  or PodFailed (default PodEvicted=0.9,PodFailed:143=0.1); no --plot
+
+  # A node drain kills two MPI workers at once, then the launcher exits with a usage error
+  kubectl jobset simulate examples/volcano/2-mpi-exit-codes.yaml \
+    --fail mpiworker/0:PodFailed:143,mpiworker/1:PodFailed:143 --fail mpimaster/0:PodFailed:2
+
+FrameworkController Frameworks (frameworkcontroller.microsoft.com/v1): --fail takes
+TASKROLE/INDEX:CODE[+ATTRIBUTES], one task attempt completing per step (comma-separate several).
+CODE is a completion code or its phrase: 0 or Succeeded (the task succeeded), an exit code (137),
+a code of the controller or its default podFailureSpec (-1000 or PodEvicted, -1200, 210 ...).
++Transient, +Permanent, +Conflict or +Unknown give the type of a code of your own podFailureSpec.
+CODE may describe the failed pod instead, classified as the controller does: exit=137/OOMKilled
+(a container's exit code and reason: -1200 here), pod=Evicted (the pod's reason: -1000).
+--scenario reads steps: [{complete: [{task: worker/0, code: 137}]}]. With --monte-carlo,
+--fault-mix is CODE=WEIGHT[@TASKROLE],... (default PodEvicted=0.9,1=0.1), --restart-time
+recreates a FrameworkAttempt and --job-restart-time one task.
+
+  # Every worker fails, then the evaluator is killed: all failed, yet the Framework Succeeded
+  kubectl jobset simulate examples/broken/framework-traps.yaml \
+    --fail 'worker/0:1,worker/1:1,worker/2:1,worker/3:1' --fail evaluator/0:137
+
+  # An eviction, a crash and an OOM kill through a TensorFlow Framework
+  kubectl jobset simulate examples/framework/tensorflow.yaml \
+    --scenario examples/framework/scenario.yaml
+
+  # A month of node failures: how often the Framework completes, fails or hangs
+  kubectl jobset simulate examples/framework/tensorflow.yaml --monte-carlo \
+    --node-mttf 720h --run-time 72h --fault-mix PodEvicted=0.8,exit=137/OOMKilled=0.1,1=0.1
+)";
+
+}  // namespace
+
+CLI::App* AddSimulateCommand(CLI::App& app, SimulateFlags* flags) {
+  CLI::App* sim_cmd = app.add_subcommand(
+      "simulate",
+      "Replay failures through the controller's own algorithm, or estimate a policy's cost.");
+  sim_cmd->add_option("PATH", flags->paths, "Manifest files (several only with --monte-carlo)");
+  sim_cmd->add_option("--fail", flags->fail,
+                      "RJOB/INDEX:REASON[:MESSAGE] (a Volcano Job: TASK/INDEX:EVENT[:EXITCODE]; "
+                      "a Framework: TASKROLE/INDEX:CODE; see below), one step each; "
+                      "comma-separate failures of one step");
+  sim_cmd->add_option(
+      "--scenario", flags->scenario,
+      "YAML file: steps: [{fail: [{job, reason, message}]}] (a Volcano Job: "
+      "steps: [{events: [...]}]; a Framework: steps: [{complete: [{task, code}]}])");
+  sim_cmd->add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  sim_cmd->add_option("--feature-gates", flags->feature_gates, "JobSet feature gates");
+  sim_cmd->add_flag("--monte-carlo", flags->monte_carlo,
+                    "Estimate the policy's cost under a failure model over many runs");
+  sim_cmd->add_option("--runs", flags->runs, "Monte Carlo runs")->capture_default_str();
+  sim_cmd->add_option("--seed", flags->seed, "Random seed (same seed, same result)")
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  sim_cmd
+      ->add_option("--nodes", flags->nodes,
+                   "Nodes the job spans (default: one per pod, the sum of replicas x "
+                   "parallelism)")
+      ->check(AtLeast(1));
+  sim_cmd->add_option("--node-mttf", flags->node_mttf, "Mean time to failure of one node, e.g. 6h");
+  sim_cmd->add_option("--run-time", flags->run_time, "Failure-free time the job needs, e.g. 24h");
+  sim_cmd->add_option("--restart-time", flags->restart_time, "Time to recreate the whole JobSet")
+      ->capture_default_str();
+  sim_cmd->add_option("--job-restart-time", flags->job_restart_time, "Time to recreate one Job")
+      ->capture_default_str();
+  sim_cmd
+      ->add_option("--checkpoint-interval", flags->checkpoint_interval,
+                   "A restart rolls progress back to the last checkpoint (0s: progress kept)")
+      ->capture_default_str();
+  sim_cmd->add_option("--fault-mix", flags->fault_mix,
+                      "REASON[:MESSAGE]=WEIGHT[@RJOB],... (default: 90% PodFailurePolicy exit "
+                      "143, 10% BackoffLimitExceeded)");
+  sim_cmd
+      ->add_option("--arrive-faulty", flags->arrive_faulty,
+                   "Fraction of nodes that arrive faulty and fail at the start (e.g. 0.005)")
+      ->check(CLI::Range(0.0, 1.0));
+  sim_cmd
+      ->add_option("--faulty-fails-after", flags->faulty_fails_after,
+                   "How long an unchecked faulty node holds the job before it fails (e.g. a "
+                   "collective timeout)")
+      ->capture_default_str();
+  sim_cmd->add_option("--node-check", flags->node_check,
+                      "Duration of one round of a DLRover-style pre-flight node check: each "
+                      "policy is also run with the check, side by side");
+  sim_cmd
+      ->add_option("--node-check-miss", flags->node_check_miss,
+                   "Chance that a faulty node passes the node check")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sim_cmd->add_option("--plot", flags->plot, "Write an SVG chart of the distributions");
+  sim_cmd->add_option("-j,--jobs", flags->threads, "Threads (default: one per core)")
+      ->check(AtLeast(1));
+  sim_cmd->footer(kSimulateExamples);
+  // Whether these two were given, so that an explicit 0 beats a scenario's model value.
+  sim_cmd->parse_complete_callback([sim_cmd, flags] {
+    flags->arrive_faulty_given = sim_cmd->count("--arrive-faulty") > 0;
+    flags->node_check_miss_given = sim_cmd->count("--node-check-miss") > 0;
+  });
+  return sim_cmd;
 }
 
 }  // namespace jobset

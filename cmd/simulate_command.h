@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace jobset {
 
 /// The flags of `simulate`.
@@ -38,5 +42,9 @@ struct SimulateFlags {
 
 /// Runs the simulation. Exit status 0; 2 for usage errors and unreadable input.
 int RunSimulate(const SimulateFlags& flags, std::ostream& out, std::ostream& err);
+
+/// Adds the `simulate` command to `app`, its flags bound to `flags` (arrive_faulty_given and
+/// node_check_miss_given set once it is parsed); returns it.
+CLI::App* AddSimulateCommand(CLI::App& app, SimulateFlags* flags);
 
 }  // namespace jobset

@@ -16,6 +16,7 @@
 #include "validation/volcano/lifecycle.h"
 #include "validation/volcano/monte_carlo.h"
 #include "validation/volcano/replay.h"
+#include "validation/volcano/text.h"
 
 namespace jobset {
 namespace {
@@ -111,14 +112,6 @@ std::string EventWords(const VolcanoExplainCell& c) {
   if (c.other_exit_codes) return "PodFailed (other exit codes)";
   if (c.has_exit_code) return "PodFailed exit " + std::to_string(c.exit_code);
   return c.event;
-}
-
-std::string PolicyText(const VolcanoPolicy& p) {
-  std::string events;
-  for (const std::string& e : p.events) events += (events.empty() ? "" : ",") + e;
-  if (p.has_exit_code)
-    events += (events.empty() ? "" : ",") + ("exitCode " + std::to_string(p.exit_code));
-  return events + " -> " + (p.action.empty() ? "\"\"" : p.action);
 }
 
 // The summary under the table.

@@ -39,5 +39,16 @@ TEST_CASE("volcano explain: the 'other pods succeed' lines stop at 100 tasks, th
         std::string::npos);
 }
 
+TEST_CASE("volcano explain: a policy that never fires is named with its timeout") {
+  // The one home of a policy's words (validation/volcano/text.h) keeps the timeout; explain's
+  // own copy used to drop it.
+  const std::string text = ExplainText(
+      "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: late}\nspec:\n"
+      "  policies:\n  - {event: JobUpdated, action: RestartJob, timeout: 10m}\n"
+      "  tasks:\n  - {name: worker, replicas: 1}\n");
+  CHECK(text.find("spec.policies[0] (JobUpdated -> RestartJob after 10m): the controller never "
+                  "emits JobUpdated") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace jobset

@@ -1,386 +1,110 @@
 #include "cmd/why_command.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
+#include "cmd/lint_command.h"
 #include "cmd/text_table.h"
-#include "validation/framework/why.h"
-#include "validation/jobset/why.h"
-#include "validation/volcano/why.h"
-
-extern char** environ;
+#include "cmd/why_render.h"
+#include "validation/core/diagnosis.h"
+#include "validation/core/workload_dump.h"
+#include "validation/jobset/feature_gates.h"
 
 namespace jobset {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-// --- Running kubectl ----------------------------------------------------------------------------
+const char kWhyExamples[] = R"(
+Examples:
+  # Why did the JobSet fail (or restart), and what does the next failure do?
+  kubectl jobset why train -n team-a
 
-std::string KubectlBinary() {
-  const char* k = std::getenv("KUBECTL");
-  return k != nullptr && *k ? k : "kubectl";
-}
+  # For an incident ticket
+  kubectl jobset why train -n team-a -o markdown
 
-// Runs `argv` (argv[0] looked up on PATH) without a shell. `on_stdout` gets standard output as
-// it arrives (return false to stop the child); standard error is collected in `err_text`.
-// Returns the exit status, or -1 with `err_text` set when the program could not be started.
-int RunProcess(const std::vector<std::string>& argv,
-               const std::function<bool(std::string_view)>& on_stdout, std::string* err_text) {
-  int out_pipe[2], err_pipe[2];
-  if (pipe(out_pipe) != 0) {
-    *err_text = std::strerror(errno);
-    return -1;
-  }
-  if (pipe(err_pipe) != 0) {
-    *err_text = std::strerror(errno);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    return -1;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
-  posix_spawn_file_actions_addclose(&actions, err_pipe[0]);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (rc != 0) {
-    *err_text = std::strerror(rc);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    return -1;
-  }
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  int open_fds = 2;
-  bool stopped = false;
-  char buffer[65536];
-  while (open_fds > 0) {
-    if (poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (pollfd& p : fds) {
-      if (p.fd < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      ssize_t n = read(p.fd, buffer, sizeof(buffer));
-      if (n <= 0) {
-        close(p.fd);
-        p.fd = -1;
-        --open_fds;
-        continue;
-      }
-      if (p.fd == out_pipe[0]) {
-        if (!stopped && !on_stdout(std::string_view(buffer, static_cast<size_t>(n)))) {
-          stopped = true;
-          kill(pid, SIGTERM);
-        }
-      } else {
-        err_text->append(buffer, static_cast<size_t>(n));
-      }
-    }
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (stopped) return 0;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+  # Follow it: each new failure and decision as it happens
+  kubectl jobset why train -n team-a --watch
 
-// The words after `key` in `text` up to the next quote: `cannot list resource "jobs"` -> jobs.
-std::string Quoted(std::string_view text, std::string_view key) {
-  size_t at = text.find(key);
-  if (at == std::string_view::npos) return {};
-  size_t begin = text.find('"', at + key.size());
-  if (begin == std::string_view::npos) return {};
-  size_t end = text.find('"', begin + 1);
-  return end == std::string_view::npos ? std::string()
-                                       : std::string(text.substr(begin + 1, end - begin - 1));
-}
+  # Every JobSet's health
+  kubectl jobset why -A
 
-std::string FirstLine(std::string_view text) {
-  while (!text.empty() && (text.front() == '\n' || text.front() == ' ')) text.remove_prefix(1);
-  return std::string(text.substr(0, text.find('\n')));
-}
+  # A Volcano Job, a Framework
+  kubectl jobset why vcjob/train -n team-a
+  kubectl jobset why framework/train -n team-a
 
-void AddAccessFlags(const WhyFlags& flags, std::vector<std::string>* argv) {
-  if (!flags.namespace_name.empty()) {
-    argv->push_back("--namespace");
-    argv->push_back(flags.namespace_name);
-  }
-  if (!flags.context.empty()) {
-    argv->push_back("--context");
-    argv->push_back(flags.context);
-  }
-  if (!flags.kubeconfig.empty()) {
-    argv->push_back("--kubeconfig");
-    argv->push_back(flags.kubeconfig);
-  }
-}
+  # Offline: the one command that records what why reads (attach dump.json to a bug report)
+  kubectl get jobsets.jobset.x-k8s.io,jobs.batch,pods,events -n team-a -o json > dump.json
+  kubectl jobset why train -f dump.json
+  (vcjob: jobs.batch.volcano.sh,pods,events; framework:
+   frameworks.frameworkcontroller.microsoft.com,pods,events)
 
-// Runs kubectl with `args`; its output is appended to `out`. Gives 0, or 2 with a message.
-int Kubectl(const std::vector<std::string>& args, std::string* out, std::ostream& err) {
-  std::vector<std::string> argv = {KubectlBinary()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::string err_text;
-  int status = RunProcess(
-      argv,
-      [&](std::string_view chunk) {
-        out->append(chunk);
-        return true;
-      },
-      &err_text);
-  if (status == -1) {
-    err << "error: cannot run " << argv[0] << " (set KUBECTL to the kubectl binary): " << err_text
-        << "\n";
-    return 2;
-  }
-  if (status != 0) {
-    err << "error: " << KubectlErrorMessage(err_text, status) << "\n";
-    return 2;
-  }
-  out->push_back('\n');
-  return 0;
-}
+Reads, with -n, --context and --kubeconfig passed on (KUBECTL names the kubectl binary):
+  kubectl get jobsets.jobset.x-k8s.io NAME -o json
+  kubectl get jobs.batch,pods -l jobset.sigs.k8s.io/jobset-name=NAME -o json
+  kubectl get events -o json
+  (vcjob/NAME: jobs.batch.volcano.sh NAME, then pods -l volcano.sh/job-name=NAME; framework/NAME:
+   frameworks.frameworkcontroller.microsoft.com NAME, then pods -l FC_FRAMEWORK_NAME=NAME)
+Decisions come from the controller's own algorithm (the same engines as simulate), replayed over
+the failures the dump holds: failed Jobs and Job failure events for a JobSet, Pods and the Job's
+events for a Volcano Job, the attempt and task statuses for a Framework.
 
-// --- Kinds --------------------------------------------------------------------------------------
+Exit status: 0 healthy, succeeded or suspended; 1 failed, restarting or stuck; 2 usage error,
+unreadable dump, or kubectl refused (an RBAC refusal names the verb and resource missing).
+)";
 
-const WhyKind* FindKind(std::string_view word) {
-  for (const WhyKind& k : WhyKinds()) {
-    for (std::string_view n : k.names) {
-      if (n == word) return &k;
-    }
-  }
-  return nullptr;
-}
+// What one `why` run is about: the kind, the name (empty: list them), the cluster's gates.
+struct WhyTarget {
+  const KindHandler* kind = nullptr;
+  std::string name;
+  FeatureGates gates;
+};
 
+// "jobset, vcjob, framework": the short word of every kind.
 std::string KindWords() {
   std::string s;
-  for (const WhyKind& k : WhyKinds()) s += (s.empty() ? "" : ", ") + std::string(k.names.front());
+  for (const KindHandler& k : SupportedKinds()) {
+    s += (s.empty() ? "" : ", ") + std::string(k.resource_words.front());
+  }
   return s;
 }
 
-// --- Rendering ----------------------------------------------------------------------------------
-
-const char* HealthColor(Health h) {
-  switch (h) {
-    case Health::kHealthy:
-    case Health::kSucceeded:
-      return "\033[32m";
-    case Health::kSuspended:
-    case Health::kRestarting:
-      return "\033[33m";
-    default:
-      return "\033[31m";
+// Reads the gates and KIND/NAME (a bare NAME is a JobSet's) and checks the flags go together.
+// Gives false with a message on `err`.
+bool ParseWhyTarget(const WhyFlags& flags, WhyTarget* target, std::ostream& err) {
+  std::string error;
+  if (!ParseFeatureGates(flags.feature_gates, &target->gates, &error)) {
+    err << "error: --feature-gates: " << error << "\n";
+    return false;
   }
-}
-
-std::string Limit(int64_t limit) { return limit < 0 ? "unlimited" : std::to_string(limit); }
-
-json DiagnosisJson(const Diagnosis& d) {
-  json j;
-  j["kind"] = d.kind;
-  j["apiVersion"] = d.api_version;
-  j["namespace"] = d.namespace_name;
-  j["name"] = d.name;
-  j["health"] = std::string(HealthName(d.health));
-  j["exitCode"] = HealthExitCode(d.health);
-  j["state"] = d.state;
-  j["conditions"] = d.conditions;
-  json budgets = json::array();
-  for (const BudgetCounter& b : d.budgets) {
-    budgets.push_back({{"scope", b.scope},
-                       {"name", b.name},
-                       {"used", b.used},
-                       {"limit", b.limit < 0 ? json(nullptr) : json(b.limit)},
-                       {"note", b.note}});
-  }
-  j["budgets"] = std::move(budgets);
-  json timeline = json::array();
-  for (const Attempt& a : d.timeline) {
-    json causes = json::array();
-    for (const FailureCause& c : a.causes) {
-      causes.push_back({{"object", c.object}, {"text", c.text}, {"category", c.category}});
+  target->kind = &FindKind(KindId::kJobSet);
+  target->name = flags.target;
+  if (size_t slash = target->name.find('/'); slash != std::string::npos) {
+    target->kind = FindKindByResourceWord(target->name.substr(0, slash));
+    if (target->kind == nullptr) {
+      err << "error: unknown kind \"" << target->name.substr(0, slash) << "\" (want one of "
+          << KindWords() << ")\n";
+      return false;
     }
-    timeline.push_back({{"attempt", a.number},
-                        {"started", a.started},
-                        {"ended", a.ended},
-                        {"failed", a.failed},
-                        {"reason", a.reason},
-                        {"message", a.message},
-                        {"causes", std::move(causes)},
-                        {"rule", a.rule},
-                        {"action", a.action},
-                        {"counted", a.counted},
-                        {"outcome", a.outcome}});
+    target->name = target->name.substr(slash + 1);
   }
-  j["timeline"] = std::move(timeline);
-  json next = json::array();
-  for (const NextStep& n : d.next) {
-    next.push_back({{"scope", n.scope},
-                    {"reason", n.reason},
-                    {"rule", n.rule},
-                    {"action", n.action},
-                    {"counts", n.counts},
-                    {"effect", n.effect}});
+  if (flags.all_namespaces && !target->name.empty()) {
+    err << "error: --all-namespaces lists every workload of the kind; give no NAME with it\n";
+    return false;
   }
-  j["next"] = std::move(next);
-  json hazards = json::array();
-  for (const Hazard& h : d.hazards) hazards.push_back({{"id", h.id}, {"text", h.text}});
-  j["hazards"] = std::move(hazards);
-  j["notes"] = d.notes;
-  return j;
-}
-
-std::string Title(const Diagnosis& d) {
-  return d.kind + " " + (d.namespace_name.empty() ? "" : d.namespace_name + "/") + d.name;
-}
-
-std::string DecisionLine(const Attempt& a) {
-  std::string s = a.rule + " -> " + a.action;
-  if (!a.action.empty() && a.action.rfind("none", 0) != 0)
-    s += a.counted ? " (counted)" : " (not counted)";
-  return s + " -> " + a.outcome;
-}
-
-std::vector<std::vector<std::string>> NextTable(const Diagnosis& d) {
-  std::vector<std::vector<std::string>> table = {{"SCOPE", "FAILURE", "RULE", "ACTION", "EFFECT"}};
-  for (const NextStep& n : d.next) {
-    table.push_back({n.scope, n.reason, n.rule, n.action + (n.counts ? "*" : ""), n.effect});
+  if (flags.watch && (target->name.empty() || !flags.file.empty())) {
+    err << "error: --watch needs a NAME and the cluster (not -f)\n";
+    return false;
   }
-  return table;
-}
-
-void RenderText(const Diagnosis& d, bool color, std::ostream& out) {
-  const char* bold = color ? "\033[1m" : "";
-  const char* reset = color ? "\033[0m" : "";
-  out << bold << Title(d) << reset << ": " << (color ? HealthColor(d.health) : "")
-      << HealthName(d.health) << reset << "\n  " << d.state << "\n";
-  if (!d.conditions.empty()) {
-    out << "\n" << bold << "Conditions" << reset << "\n";
-    for (const std::string& c : d.conditions) out << "  " << c << "\n";
-  }
-  if (!d.budgets.empty()) {
-    out << "\n" << bold << "Budget" << reset << "\n";
-    for (const BudgetCounter& b : d.budgets) {
-      out << "  " << (b.scope.empty() ? "" : b.scope + " ") << b.name << ": " << b.used << " of "
-          << Limit(b.limit) << " used";
-      if (b.limit >= 0) out << ", " << std::max<int64_t>(0, b.limit - b.used) << " left";
-      if (!b.note.empty()) out << " (" << b.note << ")";
-      out << "\n";
-    }
-  }
-  if (!d.timeline.empty()) {
-    out << "\n" << bold << "Timeline" << reset << " (oldest first)\n";
-    for (const Attempt& a : d.timeline) {
-      out << "  attempt " << a.number;
-      if (!a.started.empty() || !a.ended.empty()) {
-        out << "  " << (a.started.empty() ? "?" : a.started) << " .. "
-            << (a.ended.empty() ? "now" : a.ended);
-      }
-      out << "\n";
-      if (!a.failed.empty()) {
-        out << "    " << a.failed << " failed";
-        if (!a.reason.empty()) out << ": " << a.reason;
-        if (!a.message.empty()) out << ": " << a.message;
-        out << "\n";
-      }
-      for (const FailureCause& c : a.causes) {
-        out << "    cause: " << c.object << ": " << c.text;
-        if (!c.category.empty()) out << " [" << c.category << "]";
-        out << "\n";
-      }
-      if (!a.rule.empty()) {
-        out << "    decision: " << DecisionLine(a) << "\n";
-      } else {
-        out << "    " << a.outcome << "\n";
-      }
-    }
-  }
-  if (!d.next.empty()) {
-    out << "\n" << bold << "One more failure" << reset << " (at the current counters)\n";
-    PrintTable(NextTable(d), false, out);
-    out << "  * counts toward maxRestarts\n";
-  }
-  if (!d.hazards.empty()) {
-    out << "\n" << bold << "Hazards" << reset << "\n";
-    for (const Hazard& h : d.hazards) out << "  - " << h.id << ": " << h.text << "\n";
-  }
-  if (!d.notes.empty()) {
-    out << "\n" << bold << "Notes" << reset << "\n";
-    for (const std::string& n : d.notes) out << "  - " << n << "\n";
-  }
-}
-
-void RenderMarkdown(const Diagnosis& d, std::ostream& out) {
-  out << "### " << Title(d) << ": **" << HealthName(d.health) << "**\n\n" << d.state << "\n";
-  if (!d.conditions.empty()) {
-    out << "\n**Conditions**\n\n";
-    for (const std::string& c : d.conditions) out << "- `" << c << "`\n";
-  }
-  if (!d.budgets.empty()) {
-    out << "\n**Budget**\n\n";
-    for (const BudgetCounter& b : d.budgets) {
-      out << "- " << (b.scope.empty() ? "" : "`" + b.scope + "` ") << b.name << ": " << b.used
-          << " of " << Limit(b.limit) << " used" << (b.note.empty() ? "" : " (" + b.note + ")")
-          << "\n";
-    }
-  }
-  if (!d.timeline.empty()) {
-    out << "\n**Timeline**\n\n";
-    std::vector<std::vector<std::string>> table = {
-        {"ATTEMPT", "FAILED", "REASON", "CAUSE", "RULE", "ACTION", "OUTCOME"}};
-    for (const Attempt& a : d.timeline) {
-      std::string causes;
-      for (const FailureCause& c : a.causes)
-        causes += (causes.empty() ? "" : "\n") + c.object + ": " + c.text;
-      table.push_back({std::to_string(a.number), a.failed,
-                       a.reason + (a.message.empty() ? "" : ": " + a.message), causes, a.rule,
-                       a.action + (a.rule.empty() ? "" : (a.counted ? " (counted)" : "")),
-                       a.outcome});
-    }
-    PrintTable(table, true, out);
-  }
-  if (!d.next.empty()) {
-    out << "\n**One more failure** (at the current counters; `*` counts toward maxRestarts)\n\n";
-    PrintTable(NextTable(d), true, out);
-  }
-  if (!d.hazards.empty()) {
-    out << "\n**Hazards**\n\n";
-    for (const Hazard& h : d.hazards) out << "- `" << h.id << "`: " << h.text << "\n";
-  }
-  if (!d.notes.empty()) {
-    out << "\n**Notes**\n\n";
-    for (const std::string& n : d.notes) out << "- " << n << "\n";
-  }
-}
-
-bool UseColor(const std::string& flag) {
-  if (flag == "always") return true;
-  if (flag == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color != nullptr && *no_color) return false;
-  return isatty(STDOUT_FILENO);
+  return true;
 }
 
 bool ReadInput(const std::string& path, std::string* text, std::string* error) {
@@ -406,15 +130,40 @@ bool ReadInput(const std::string& path, std::string* text, std::string* error) {
   return true;
 }
 
-// --- Listing -------------------------------------------------------------------------------------
+// The listing's dump: -f, or every object of the kind from kubectl. Gives 0, or 2 with a
+// message on `err`.
+int ReadListingDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump* dump,
+                    std::ostream& err) {
+  std::string text, error;
+  if (!flags.file.empty()) {
+    if (!ReadInput(flags.file, &text, &error)) {
+      err << "error: " << error << "\n";
+      return 2;
+    }
+  } else {
+    std::vector<std::string> args = {"get", std::string(target.kind->resource), "-o", "json"};
+    if (flags.all_namespaces) args.push_back("--all-namespaces");
+    AddAccessFlags(flags.access, &args);
+    if (int rc = Kubectl(args, &text, err)) return rc;
+  }
+  if (!ParseWorkloadDump(text, WorkloadDumpLimits{}, dump, &error)) {
+    err << "error: " << error << "\n";
+    return 2;
+  }
+  return 0;
+}
 
-int ListWorkloads(const WhyKind& kind, const WorkloadDump& dump, const WhyFlags& flags,
-                  std::ostream& out, std::ostream& err) {
+// The listing: every workload's health from its status. Exit status: the worst health's.
+int ListWorkloads(const WhyTarget& target, const WhyFlags& flags, std::ostream& out,
+                  std::ostream& err) {
+  const KindHandler& kind = *target.kind;
+  WorkloadDump dump;
+  if (int rc = ReadListingDump(target, flags, &dump, err)) return rc;
   FeatureGates gates;
   std::vector<std::vector<std::string>> table = {{"NAMESPACE", "NAME", "HEALTH", "STATE"}};
   json items = json::array();
   int status = 0;
-  for (const Node* object : ObjectsOfKind(dump, kind.api_group, kind.object_kind)) {
+  for (const Node* object : ObjectsOfKind(dump, ApiGroupOf(kind), kind.kind)) {
     WorkloadDump one;
     one.objects.push_back(*object);
     Diagnosis d;
@@ -433,14 +182,48 @@ int ListWorkloads(const WhyKind& kind, const WorkloadDump& dump, const WhyFlags&
   if (flags.output == "json") {
     out << json{{"items", items}}.dump(2) << "\n";
   } else if (table.size() == 1) {
-    out << "No " << kind.title << "s found.\n";
+    out << "No " << kind.noun << "s found.\n";
   } else {
     PrintTable(table, flags.output == "markdown", out);
   }
   return status;
 }
 
-// --- Watch ---------------------------------------------------------------------------------------
+// The object's dump: -f, or the object, its children and the events from kubectl. Gives 0, or
+// 2 with a message on `err`.
+int ReadObjectDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump* dump,
+                   std::ostream& err) {
+  std::string text, error;
+  if (!flags.file.empty()) {
+    if (!ReadInput(flags.file, &text, &error)) {
+      err << "error: " << error << "\n";
+      return 2;
+    }
+  } else {
+    for (const auto& call : WhyKubectlCalls(*target.kind, target.name, flags.access)) {
+      if (int rc = Kubectl(call, &text, err)) return rc;
+    }
+  }
+  if (!ParseWorkloadDump(text, WorkloadDumpLimits{}, dump, &error)) {
+    err << "error: " << (flags.file.empty() ? "kubectl output" : flags.file) << ": " << error
+        << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+// Reads the object's dump and diagnoses it by its kind's row. Gives 0, or 2 with a message.
+int DiagnoseTarget(const WhyTarget& target, const WhyFlags& flags, Diagnosis* d,
+                   std::ostream& err) {
+  WorkloadDump dump;
+  if (int rc = ReadObjectDump(target, flags, &dump, err)) return rc;
+  std::string error;
+  if (!target.kind->diagnose(dump, target.name, target.gates, d, &error)) {
+    err << "error: " << error << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 // Splits a stream of JSON values (what `kubectl get --watch -o json` prints) into whole values.
 struct JsonSplitter {
@@ -470,226 +253,54 @@ std::string AttemptKey(const Attempt& a) {
   return std::to_string(a.number) + "|" + a.failed + "|" + a.ended + "|" + a.outcome;
 }
 
-}  // namespace
+// What --watch has printed so far, and the exit status of the last diagnosis.
+struct WatchState {
+  std::vector<std::string> seen;  ///< AttemptKey of every attempt printed.
+  std::string last_state;
+  int result = 0;
+};
 
-const std::vector<WhyKind>& WhyKinds() {
-  // Volcano and Framework have no feature gates: their rows drop the argument.
-  static const std::vector<WhyKind> kinds = {
-      {"JobSet",
-       "jobset.x-k8s.io",
-       "JobSet",
-       {"jobset", "jobsets", "jobset.jobset.x-k8s.io", "jobsets.jobset.x-k8s.io", "JobSet"},
-       "jobsets.jobset.x-k8s.io",
-       "jobs.batch,pods",
-       "jobset.sigs.k8s.io/jobset-name",
-       &DiagnoseJobSet},
-      {"Volcano Job",
-       "batch.volcano.sh",
-       "Job",
-       {"vcjob", "vcjobs", "job.batch.volcano.sh", "jobs.batch.volcano.sh"},
-       "jobs.batch.volcano.sh",
-       "pods",
-       "volcano.sh/job-name",
-       [](const WorkloadDump& dump, std::string_view name, const FeatureGates&, Diagnosis* out,
-          std::string* error) { return DiagnoseVolcanoJob(dump, name, out, error); }},
-      {"Framework",
-       "frameworkcontroller.microsoft.com",
-       "Framework",
-       {"framework", "frameworks", "framework.frameworkcontroller.microsoft.com",
-        "frameworks.frameworkcontroller.microsoft.com", "Framework"},
-       "frameworks.frameworkcontroller.microsoft.com",
-       "pods",
-       "FC_FRAMEWORK_NAME",
-       [](const WorkloadDump& dump, std::string_view name, const FeatureGates&, Diagnosis* out,
-          std::string* error) { return DiagnoseFramework(dump, name, out, error); }},
-  };
-  return kinds;
-}
-
-std::vector<std::vector<std::string>> WhyKubectlCalls(const WhyKind& kind, std::string_view name,
-                                                      const WhyFlags& flags) {
-  std::vector<std::vector<std::string>> calls = {
-      {"get", std::string(kind.resource), std::string(name), "-o", "json"},
-      {"get", std::string(kind.child_resources), "-l",
-       std::string(kind.child_label) + "=" + std::string(name), "-o", "json"},
-      {"get", "events", "-o", "json"},
-  };
-  for (auto& call : calls) AddAccessFlags(flags, &call);
-  return calls;
-}
-
-std::string KubectlErrorMessage(std::string_view text, int status) {
-  std::string line = FirstLine(text);
-  if (text.find("(Forbidden)") != std::string_view::npos ||
-      text.find("is forbidden") != std::string_view::npos) {
-    std::string verb;
-    size_t at = text.find("cannot ");
-    if (at != std::string_view::npos) {
-      size_t end = text.find(' ', at + 7);
-      verb = std::string(text.substr(at + 7, end - at - 7));
-    }
-    std::string resource = Quoted(text, "resource ");
-    std::string group = Quoted(text, "API group ");
-    std::string ns = Quoted(text, "the namespace ");
-    if (!verb.empty() && !resource.empty()) {
-      return "access denied: you may not " + verb + " " + resource +
-             (group.empty() ? "" : "." + group) +
-             (ns.empty() ? " at cluster scope" : " in namespace " + ns) +
-             " (ask for RBAC get and list on jobsets, jobs, pods and events); kubectl said: " +
-             line;
-    }
-    return "access denied: " + line;
+// One change of the watched object: diagnoses it again and prints what is new. Gives false to
+// stop watching (the workload finished, or `*failure` is set to a diagnosis's error status).
+bool OnWatchedChange(const WhyTarget& target, const WhyFlags& flags, WatchState* state,
+                     int* failure, std::ostream& out, std::ostream& err) {
+  Diagnosis now;
+  if ((*failure = DiagnoseTarget(target, flags, &now, err)) != 0) return false;
+  for (const Attempt& a : now.timeline) {
+    std::string key = AttemptKey(a);
+    if (std::find(state->seen.begin(), state->seen.end(), key) != state->seen.end()) continue;
+    state->seen.push_back(key);
+    RenderWatchAttempt(now, a, flags.output, out);
   }
-  if (text.find("(NotFound)") != std::string_view::npos) return "not found: " + line;
-  if (line.empty()) return "kubectl failed with exit status " + std::to_string(status);
-  return "kubectl failed (exit status " + std::to_string(status) + "): " + line;
-}
-
-void RenderDiagnosis(const Diagnosis& d, std::string_view format, bool color, std::ostream& out) {
-  if (format == "json") {
-    out << DiagnosisJson(d).dump(2) << "\n";
-  } else if (format == "markdown") {
-    RenderMarkdown(d, out);
-  } else {
-    RenderText(d, color, out);
+  if (now.state != state->last_state) {
+    state->last_state = now.state;
+    RenderWatchState(now, flags.output, out);
   }
-}
-
-int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
-  FeatureGates gates;
-  std::string error;
-  if (!ParseFeatureGates(flags.feature_gates, &gates, &error)) {
-    err << "error: --feature-gates: " << error << "\n";
-    return 2;
-  }
-  const WhyKind* kind = &WhyKinds().front();
-  std::string name = flags.target;
-  if (size_t slash = name.find('/'); slash != std::string::npos) {
-    kind = FindKind(name.substr(0, slash));
-    if (kind == nullptr) {
-      err << "error: unknown kind \"" << name.substr(0, slash) << "\" (want one of " << KindWords()
-          << ")\n";
-      return 2;
-    }
-    name = name.substr(slash + 1);
-  }
-  if (flags.all_namespaces && !name.empty()) {
-    err << "error: --all-namespaces lists every workload of the kind; give no NAME with it\n";
-    return 2;
-  }
-  if (flags.watch && (name.empty() || !flags.file.empty())) {
-    err << "error: --watch needs a NAME and the cluster (not -f)\n";
-    return 2;
-  }
-  bool color = flags.output == "text" && UseColor(flags.color);
-  WorkloadDumpLimits limits;
-
-  // The listing: every workload's health from its status.
-  if (name.empty()) {
-    std::string text;
-    if (!flags.file.empty()) {
-      if (!ReadInput(flags.file, &text, &error)) {
-        err << "error: " << error << "\n";
-        return 2;
-      }
-    } else {
-      std::vector<std::string> args = {"get", std::string(kind->resource), "-o", "json"};
-      if (flags.all_namespaces) args.push_back("--all-namespaces");
-      AddAccessFlags(flags, &args);
-      if (int rc = Kubectl(args, &text, err)) return rc;
-    }
-    WorkloadDump dump;
-    if (!ParseWorkloadDump(text, limits, &dump, &error)) {
-      err << "error: " << error << "\n";
-      return 2;
-    }
-    return ListWorkloads(*kind, dump, flags, out, err);
-  }
-
-  auto read_dump = [&](WorkloadDump* dump) -> int {
-    std::string text;
-    if (!flags.file.empty()) {
-      if (!ReadInput(flags.file, &text, &error)) {
-        err << "error: " << error << "\n";
-        return 2;
-      }
-    } else {
-      for (const auto& call : WhyKubectlCalls(*kind, name, flags)) {
-        if (int rc = Kubectl(call, &text, err)) return rc;
-      }
-    }
-    if (!ParseWorkloadDump(text, limits, dump, &error)) {
-      err << "error: " << (flags.file.empty() ? "kubectl output" : flags.file) << ": " << error
-          << "\n";
-      return 2;
-    }
-    return 0;
-  };
-  auto diagnose = [&](Diagnosis* d) -> int {
-    WorkloadDump dump;
-    if (int rc = read_dump(&dump)) return rc;
-    if (!kind->diagnose(dump, name, gates, d, &error)) {
-      err << "error: " << error << "\n";
-      return 2;
-    }
-    return 0;
-  };
-
-  Diagnosis d;
-  if (int rc = diagnose(&d)) return rc;
-  RenderDiagnosis(d, flags.output, color, out);
-  if (!flags.watch) return HealthExitCode(d.health);
-
-  // --watch: each change of the object re-reads everything and prints what is new.
-  std::vector<std::string> seen;
-  for (const Attempt& a : d.timeline) seen.push_back(AttemptKey(a));
-  std::string last_state = d.state;
   out << std::flush;
-  std::vector<std::string> argv = {
-      KubectlBinary(), "get", std::string(kind->resource), name, "--watch", "-o", "json"};
-  AddAccessFlags(flags, &argv);
+  state->result = HealthExitCode(now.health);
+  return now.health != Health::kFailed && now.health != Health::kSucceeded;
+}
+
+// --watch: each change of the object re-reads everything and prints what is new.
+int Watch(const WhyTarget& target, const WhyFlags& flags, const Diagnosis& first, std::ostream& out,
+          std::ostream& err) {
+  WatchState state;
+  for (const Attempt& a : first.timeline) state.seen.push_back(AttemptKey(a));
+  state.last_state = first.state;
+  state.result = HealthExitCode(first.health);
+  out << std::flush;
+  std::vector<std::string> argv = {KubectlBinary(), "get",     std::string(target.kind->resource),
+                                   target.name,     "--watch", "-o",
+                                   "json"};
+  AddAccessFlags(flags.access, &argv);
   JsonSplitter splitter;
-  int result = HealthExitCode(d.health);
   int failure = 0;
   std::string err_text;
   int status = RunProcess(
       argv,
       [&](std::string_view chunk) {
         return splitter.Feed(chunk, [&](std::string_view) {
-          Diagnosis now;
-          if ((failure = diagnose(&now)) != 0) return false;
-          for (const Attempt& a : now.timeline) {
-            std::string key = AttemptKey(a);
-            if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-            seen.push_back(key);
-            if (flags.output == "json") {
-              out << json{{"event", "attempt"}, {"name", now.name},     {"attempt", a.number},
-                          {"failed", a.failed}, {"reason", a.reason},   {"rule", a.rule},
-                          {"action", a.action}, {"counted", a.counted}, {"outcome", a.outcome}}
-                         .dump()
-                  << "\n";
-            } else {
-              out << "attempt " << a.number << ": "
-                  << (a.failed.empty() ? "" : a.failed + " failed (" + a.reason + "); ")
-                  << (a.rule.empty() ? a.outcome : DecisionLine(a)) << "\n";
-            }
-          }
-          if (now.state != last_state) {
-            last_state = now.state;
-            if (flags.output == "json") {
-              out << json{{"event", "state"},
-                          {"name", now.name},
-                          {"health", std::string(HealthName(now.health))},
-                          {"state", now.state}}
-                         .dump()
-                  << "\n";
-            } else {
-              out << "state: " << HealthName(now.health) << ": " << now.state << "\n";
-            }
-          }
-          out << std::flush;
-          result = HealthExitCode(now.health);
-          return now.health != Health::kFailed && now.health != Health::kSucceeded;
+          return OnWatchedChange(target, flags, &state, &failure, out, err);
         });
       },
       &err_text);
@@ -701,7 +312,50 @@ int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
         << "\n";
     return 2;
   }
-  return result;
+  return state.result;
+}
+
+}  // namespace
+
+CLI::App* AddWhyCommand(CLI::App& app, WhyFlags* why) {
+  CLI::App* why_cmd = app.add_subcommand(
+      "why",
+      "Why a live JobSet failed or restarted, from its status, Jobs, Pods and events, and what "
+      "one more failure does.");
+  why_cmd->add_option("NAME", why->target,
+                      "NAME or KIND/NAME (jobset/, vcjob/, framework/); none: list them");
+  why_cmd->add_option("-f,--filename", why->file,
+                      "Read a dump (kubectl get ... -o json, see below) instead of the cluster; "
+                      "- for standard input");
+  why_cmd->add_option("-n,--namespace", why->access.namespace_name,
+                      "Namespace (kubectl's default if unset)");
+  why_cmd->add_option("--context", why->access.context, "kubeconfig context");
+  why_cmd->add_option("--kubeconfig", why->access.kubeconfig, "kubeconfig file");
+  why_cmd->add_flag("-A,--all-namespaces", why->all_namespaces,
+                    "List the JobSets of every namespace (no NAME)");
+  why_cmd->add_option("-o,--output", why->output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  why_cmd->add_option("--color", why->color, "Colour text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  why_cmd->add_flag("-w,--watch", why->watch,
+                    "Keep watching; print each new failure and decision as it happens");
+  why_cmd->add_option("--feature-gates", why->feature_gates,
+                      "JobSet feature gates of the cluster, e.g. RestartJob=true");
+  why_cmd->footer(kWhyExamples);
+  return why_cmd;
+}
+
+int RunWhy(const WhyFlags& flags, std::ostream& out, std::ostream& err) {
+  WhyTarget target;
+  if (!ParseWhyTarget(flags, &target, err)) return 2;
+  if (target.name.empty()) return ListWorkloads(target, flags, out, err);
+  Diagnosis d;
+  if (int rc = DiagnoseTarget(target, flags, &d, err)) return rc;
+  RenderDiagnosis(d, flags.output, flags.output == "text" && UseColor(flags.color), out);
+  if (!flags.watch) return HealthExitCode(d.health);
+  return Watch(target, flags, d, out, err);
 }
 
 }  // namespace jobset

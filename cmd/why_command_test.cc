@@ -25,10 +25,10 @@ TEST_CASE("why: an RBAC refusal names the verb, resource, group and namespace mi
 }
 
 TEST_CASE("why: the kubectl calls pass the access flags and select children by label") {
-  WhyFlags flags;
-  flags.namespace_name = "team-a";
-  flags.context = "prod";
-  auto calls = WhyKubectlCalls(WhyKinds().front(), "train", flags);
+  KubectlAccess access;
+  access.namespace_name = "team-a";
+  access.context = "prod";
+  auto calls = WhyKubectlCalls(FindKind(KindId::kJobSet), "train", access);
   REQUIRE(calls.size() == 3);
   CHECK(calls[0] == std::vector<std::string>{"get", "jobsets.jobset.x-k8s.io", "train", "-o",
                                              "json", "--namespace", "team-a", "--context", "prod"});
@@ -38,16 +38,12 @@ TEST_CASE("why: the kubectl calls pass the access flags and select children by l
 }
 
 TEST_CASE("why: vcjob/ and framework/ select their children by their controllers' labels") {
-  WhyFlags flags;
-  flags.namespace_name = "team-a";
-  for (const WhyKind& kind : WhyKinds()) {
-    CAPTURE(kind.title);
-    CHECK((kind.diagnose != nullptr));
-  }
-  auto volcano = WhyKubectlCalls(WhyKinds()[1], "train", flags);
+  KubectlAccess access;
+  access.namespace_name = "team-a";
+  auto volcano = WhyKubectlCalls(FindKind(KindId::kVolcanoJob), "train", access);
   CHECK(volcano[0][1] == "jobs.batch.volcano.sh");
   CHECK(volcano[1][3] == "volcano.sh/job-name=train");
-  auto framework = WhyKubectlCalls(WhyKinds()[2], "train", flags);
+  auto framework = WhyKubectlCalls(FindKind(KindId::kFramework), "train", access);
   CHECK(framework[0][1] == "frameworks.frameworkcontroller.microsoft.com");
   CHECK(framework[1][3] == "FC_FRAMEWORK_NAME=train");
 }
@@ -67,13 +63,25 @@ TEST_CASE("why: a Volcano Job and a Framework are diagnosed from their dumps") {
   CHECK(out2.str().find("Succeeded") != std::string::npos);
 }
 
+TEST_CASE("why: every kind of the table is named by its resource words, the short one in help") {
+  for (const KindHandler& kind : SupportedKinds()) {
+    CAPTURE(kind.title);
+    WhyFlags flags;
+    flags.target = std::string(kind.resource_words.front()) + "/x";
+    flags.file = JOBSET_SOURCE_DIR "/tests/why/volcano-restart-until-failed.json";
+    std::ostringstream out, err;
+    RunWhy(flags, out, err);
+    CHECK(err.str().find("unknown kind") == std::string::npos);
+  }
+}
+
 TEST_CASE("why: an unknown kind is refused with exit status 2") {
   WhyFlags flags;
   flags.target = "pods/train";
   flags.file = "-";
   std::ostringstream out, err;
   CHECK(RunWhy(flags, out, err) == 2);
-  CHECK(err.str().rfind("error: unknown kind \"pods\"", 0) == 0);
+  CHECK(err.str() == "error: unknown kind \"pods\" (want one of jobset, vcjob, framework)\n");
 }
 
 }  // namespace jobset

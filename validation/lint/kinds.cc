@@ -2,18 +2,30 @@
 
 #include <cctype>
 
+#include "validation/core/diagnosis.h"
 #include "validation/core/patch.h"
 #include "validation/core/rules.h"
 #include "validation/core/suggest.h"
+#include "validation/core/workload_dump.h"
+#include "validation/framework/children.h"
 #include "validation/framework/lint.h"
+#include "validation/framework/rules.h"
 #include "validation/framework/types.h"
+#include "validation/framework/why.h"
+#include "validation/jobset/children.h"
 #include "validation/jobset/defaults.h"
 #include "validation/jobset/fix.h"
 #include "validation/jobset/lint.h"
+#include "validation/jobset/rules.h"
 #include "validation/jobset/types.h"
+#include "validation/jobset/update.h"
+#include "validation/jobset/why.h"
 #include "validation/lint/lint.h"
+#include "validation/volcano/children.h"
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lint.h"
+#include "validation/volcano/rules.h"
+#include "validation/volcano/why.h"
 
 namespace jobset {
 
@@ -22,14 +34,30 @@ namespace {
 std::vector<Finding> LintJobSetObject(const Node& object, const LintOptions& options) {
   return LintJobSet(object, options.gates, JobSetSchema(options));
 }
+std::vector<Finding> UpdateJobSetObject(const Node& old_object, const Node& new_object,
+                                        const LintOptions& options) {
+  return LintUpdate(old_object, new_object, options.gates, JobSetSchema(options));
+}
 std::vector<Finding> LintVolcanoObject(const Node& object, const LintOptions&) {
   return LintVolcanoJob(object);
+}
+std::vector<Finding> UpdateVolcanoObject(const Node& old_object, const Node& new_object,
+                                         const LintOptions&) {
+  return LintVolcanoUpdate(old_object, new_object);
 }
 void VolcanoWebhookDefaults(Node* object, std::vector<PatchOp>* patch) {
   ApplyVolcanoWebhookDefaults(object, kVolcanoDefaultScheduler, patch);
 }
+bool DiagnoseVolcanoObject(const WorkloadDump& dump, std::string_view name, const FeatureGates&,
+                           Diagnosis* out, std::string* error) {
+  return DiagnoseVolcanoJob(dump, name, out, error);
+}
 std::vector<Finding> LintFrameworkObject(const Node& object, const LintOptions&) {
   return LintFramework(object);
+}
+bool DiagnoseFrameworkObject(const WorkloadDump& dump, std::string_view name, const FeatureGates&,
+                             Diagnosis* out, std::string* error) {
+  return DiagnoseFramework(dump, name, out, error);
 }
 
 }  // namespace
@@ -39,20 +67,80 @@ const std::vector<KindHandler>& SupportedKinds() {
   // folder's headers); then bind it in cmd/kind_commands.cc and KindAdmissions in
   // webhook/admission_handler.cc.
   static const std::vector<KindHandler> kinds = {
-      {KindId::kJobSet, kJobSetApiVersion, kJobSetKind, &LintJobSetObject, "JobSet", "jobset",
-       &AttachFixes, &ApplyCrdDefaults, &ApplyWebhookDefaults},
+      // JobSet (validation/jobset/).
+      {.id = KindId::kJobSet,
+       .api_version = kJobSetApiVersion,
+       .kind = kJobSetKind,
+       .lint = &LintJobSetObject,
+       .title = "JobSet",
+       .group_word = "jobset",
+       .attach_fixes = &AttachFixes,
+       .crd_defaults = &ApplyCrdDefaults,
+       .webhook_defaults = &ApplyWebhookDefaults,
+       .update = &UpdateJobSetObject,
+       .render = &RenderJobSetChildren,
+       .diagnose = &DiagnoseJobSet,
+       .rules = &JobSetRules,
+       .noun = "JobSet",
+       .resource_words = {"jobset", "jobsets", "jobset.jobset.x-k8s.io", "jobsets.jobset.x-k8s.io",
+                          "JobSet"},
+       .resource = "jobsets.jobset.x-k8s.io",
+       .child_resources = "jobs.batch,pods",
+       .child_label = "jobset.sigs.k8s.io/jobset-name"},
       // Volcano Job (validation/volcano/).
-      {KindId::kVolcanoJob, kVolcanoApiVersion, kVolcanoKind, &LintVolcanoObject, "Volcano Job",
-       "volcano", nullptr, &ApplyVolcanoCrdDefaults, &VolcanoWebhookDefaults},
+      {.id = KindId::kVolcanoJob,
+       .api_version = kVolcanoApiVersion,
+       .kind = kVolcanoKind,
+       .lint = &LintVolcanoObject,
+       .title = "Volcano Job",
+       .group_word = "volcano",
+       .attach_fixes = nullptr,
+       .crd_defaults = &ApplyVolcanoCrdDefaults,
+       .webhook_defaults = &VolcanoWebhookDefaults,
+       .update = &UpdateVolcanoObject,
+       .render = &RenderVolcanoJobPods,
+       .diagnose = &DiagnoseVolcanoObject,
+       .rules = &VolcanoRules,
+       .noun = "Volcano Job",
+       .resource_words = {"vcjob", "vcjobs", "job.batch.volcano.sh", "jobs.batch.volcano.sh"},
+       .resource = "jobs.batch.volcano.sh",
+       .child_resources = "pods",
+       .child_label = "volcano.sh/job-name"},
       // FrameworkController Framework (validation/framework/): no webhook, so no update check
       // and no defaulting.
-      {KindId::kFramework, kFrameworkApiVersion, kFrameworkKind, &LintFrameworkObject,
-       "FrameworkController Framework", "frameworkcontroller", nullptr, nullptr, nullptr},
+      {.id = KindId::kFramework,
+       .api_version = kFrameworkApiVersion,
+       .kind = kFrameworkKind,
+       .lint = &LintFrameworkObject,
+       .title = "FrameworkController Framework",
+       .group_word = "frameworkcontroller",
+       .attach_fixes = nullptr,
+       .crd_defaults = nullptr,
+       .webhook_defaults = nullptr,
+       .update = nullptr,
+       .render = &RenderFrameworkPods,
+       .diagnose = &DiagnoseFrameworkObject,
+       .rules = &FrameworkRules,
+       .noun = "Framework",
+       .resource_words = {"framework", "frameworks", "framework.frameworkcontroller.microsoft.com",
+                          "frameworks.frameworkcontroller.microsoft.com", "Framework"},
+       .resource = "frameworks.frameworkcontroller.microsoft.com",
+       .child_resources = "pods",
+       .child_label = "FC_FRAMEWORK_NAME"},
   };
   return kinds;
 }
 
 const KindHandler& FindKind(KindId id) { return SupportedKinds()[static_cast<size_t>(id)]; }
+
+const KindHandler* FindKindByResourceWord(std::string_view word) {
+  for (const KindHandler& h : SupportedKinds()) {
+    for (std::string_view w : h.resource_words) {
+      if (w == word) return &h;
+    }
+  }
+  return nullptr;
+}
 
 const KindHandler* FindKindHandler(const Node& object) {
   if (!object.is_map()) return nullptr;

@@ -1,24 +1,36 @@
-// The kind table: every supported kind, told apart by apiVersion and kind, with its own checks.
-// Adding a kind means a folder validation/<kind>/ and one row in SupportedKinds (kinds.cc), then
-// one entry in each face's binding array (cmd/kind_commands.cc, KindAdmissions in
-// webhook/admission_handler.cc).
+// The kind table: every supported kind, told apart by apiVersion and kind, with everything the
+// validation core knows of it (identity, kubectl words, lint, fixes, update check, defaults,
+// render, diagnose, rules). Adding a kind means a folder validation/<kind>/ and one row in
+// SupportedKinds (kinds.cc), then one entry in each face's binding array (cmd/kind_commands.cc,
+// KindAdmissions in webhook/admission_handler.cc).
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "validation/core/child_objects.h"
 #include "validation/core/finding.h"
 #include "validation/core/node.h"
+#include "validation/core/rule_registry.h"
 
 namespace jobset {
 
+struct Diagnosis;
+struct FeatureGates;
 struct LintOptions;
 struct PatchOp;
+struct WorkloadDump;
 
 /// A supported kind, as the faces (cmd/, webhook/) bind their own per-kind functions to it: each
 /// face holds one binding array with an entry for every id, checked by its tests.
 enum class KindId { kJobSet, kVolcanoJob, kFramework };
+
+/// How many KindId values there are (one row of SupportedKinds, and of each face's binding
+/// array, per value): raise it with the enum.
+inline constexpr size_t kKindCount = 3;
 
 /// One supported kind: its identity and what the validation core does with one object of it.
 /// The table of them (SupportedKinds) is the one place a kind is declared.
@@ -42,6 +54,30 @@ struct KindHandler {
   /// The upstream mutating webhook's defaults (with its default settings), on a CRD-defaulted
   /// object. nullptr: the kind has no mutating webhook.
   void (*webhook_defaults)(Node* object, std::vector<PatchOp>* patch);
+  /// Checks an UPDATE from `old_object` to `new_object` as the API server and the upstream
+  /// webhook would; findings are placed in `new_object`. nullptr: no update rules upstream.
+  std::vector<Finding> (*update)(const Node& old_object, const Node& new_object,
+                                 const LintOptions& options);
+  /// `render`: the child objects the kind's controller creates for one object as written (the
+  /// kind applies its own defaults first).
+  ChildObjects (*render)(const Node& object, const ChildOptions& options);
+  /// `why`: diagnoses object `name` of `dump` (kinds without feature gates ignore `gates`).
+  /// Gives false and a message when the dump has no such object.
+  bool (*diagnose)(const WorkloadDump& dump, std::string_view name, const FeatureGates& gates,
+                   Diagnosis* out, std::string* error);
+  /// The rule ids the kind's checks report (its folder's `rules`), for the registry.
+  std::span<const RuleInfo> (*rules)();
+  /// The kind in running text, one object: "JobSet", "Volcano Job", "Framework".
+  std::string_view noun;
+  /// The words kubectl takes for the kind, the short one first: "vcjob", "vcjobs",
+  /// "jobs.batch.volcano.sh", ... (`why KIND/NAME`).
+  std::vector<std::string_view> resource_words;
+  /// The fully qualified resource kubectl reads the kind as: "jobsets.jobset.x-k8s.io".
+  std::string_view resource;
+  /// The resources of its children, for one `kubectl get`: "jobs.batch,pods".
+  std::string_view child_resources;
+  /// The label on its children whose value is the parent's name.
+  std::string_view child_label;
 };
 
 /// Every supported kind, JobSet first; the row of KindId k is at index k.
@@ -49,6 +85,10 @@ const std::vector<KindHandler>& SupportedKinds();
 
 /// The row of `id`.
 const KindHandler& FindKind(KindId id);
+
+/// The row one of whose resource_words is `word` ("vcjob", "jobsets.jobset.x-k8s.io"), or
+/// nullptr.
+const KindHandler* FindKindByResourceWord(std::string_view word);
 
 /// The handler for this object's apiVersion and kind, or nullptr (the document is skipped).
 const KindHandler* FindKindHandler(const Node& object);

@@ -26,7 +26,7 @@ std::string Problem(const std::string& yaml) {
 
 TEST_CASE("kinds: every row of the table is complete and found by its identity") {
   const std::vector<KindHandler>& kinds = SupportedKinds();
-  REQUIRE(kinds.size() == 3);
+  REQUIRE(kinds.size() == kKindCount);
   CHECK(kinds[0].id == KindId::kJobSet);  // JobSet first: the default kind of every command
   for (size_t i = 0; i < kinds.size(); ++i) {
     const KindHandler& k = kinds[i];
@@ -40,8 +40,25 @@ TEST_CASE("kinds: every row of the table is complete and found by its identity")
     CHECK(!k.title.empty());
     CHECK(ApiGroupOf(k).find(k.group_word) != std::string_view::npos);
     CHECK((k.lint != nullptr));
-    // A kind with a mutating webhook has CRD defaults to go with it.
+    // A kind with a mutating webhook has CRD defaults and update rules to go with it.
     if (k.webhook_defaults) CHECK((k.crd_defaults != nullptr));
+    if (k.webhook_defaults) CHECK((k.update != nullptr));
+    // Every face has what it needs: render, why (diagnose and the kubectl words), the registry.
+    CHECK((k.render != nullptr));
+    CHECK((k.diagnose != nullptr));
+    REQUIRE((k.rules != nullptr));
+    CHECK(!k.rules().empty());
+    CHECK(!k.noun.empty());
+    REQUIRE(!k.resource_words.empty());
+    CHECK(k.resource.find(ApiGroupOf(k)) != std::string_view::npos);
+    CHECK(!k.child_resources.empty());
+    CHECK(!k.child_label.empty());
+    for (std::string_view word : k.resource_words) {
+      CAPTURE(word);
+      CHECK(FindKindByResourceWord(word) == &k);
+    }
+    // Every rule of the kind is in the registry.
+    for (const RuleInfo& rule : k.rules()) CHECK(FindRule(rule.id) != nullptr);
     for (const KindHandler& other : kinds) {
       if (&other != &k) CHECK(!(other.api_version == k.api_version && other.kind == k.kind));
     }
@@ -55,6 +72,8 @@ TEST_CASE("kinds: every row of the table is complete and found by its identity")
   CHECK((FindKind(KindId::kJobSet).attach_fixes != nullptr));
   CHECK((FindKind(KindId::kVolcanoJob).attach_fixes == nullptr));
   CHECK((FindKind(KindId::kFramework).attach_fixes == nullptr));
+  CHECK(FindKindByResourceWord("vcjob") == &FindKind(KindId::kVolcanoJob));
+  CHECK(FindKindByResourceWord("pods") == nullptr);
 }
 
 TEST_CASE("kinds: a row's hooks check and default its kind") {

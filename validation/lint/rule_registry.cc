@@ -3,22 +3,21 @@
 #include <span>
 
 #include "validation/core/rules.h"
-#include "validation/framework/rules.h"
-#include "validation/jobset/rules.h"
 #include "validation/k8s/rules.h"
+#include "validation/lint/kinds.h"
 #include "validation/schema/rules.h"
-#include "validation/volcano/rules.h"
 
 namespace jobset {
 
 const std::vector<RuleInfo>& AllRules() {
   static const std::vector<RuleInfo> rules = [] {
+    // The kind-neutral rules, then every kind's in table order, then the child objects'.
+    std::vector<std::span<const RuleInfo>> groups = {InputRules(), SchemaRules()};
+    for (const KindHandler& kind : SupportedKinds()) groups.push_back(kind.rules());
+    groups.push_back(ChildRules());
     std::vector<RuleInfo> all;
-    for (std::span<const RuleInfo> system :
-         {InputRules(), SchemaRules(), JobSetRules(), VolcanoRules(), FrameworkRules(),
-          ChildRules()}) {
-      all.insert(all.end(), system.begin(), system.end());
-    }
+    for (std::span<const RuleInfo> group : groups)
+      all.insert(all.end(), group.begin(), group.end());
     return all;
   }();
   return rules;
