@@ -10,12 +10,6 @@
 namespace jobset {
 namespace {
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : ", ") + item;
-  return s;
-}
-
 // The node ids of a round (elapsed first, then any only in the status), in log order.
 std::vector<std::string> RoundIds(const DiagnosedRound& r) {
   std::vector<std::string> ids;
