@@ -121,38 +121,6 @@ std::vector<std::string> QualifiedNameErrors(std::string_view value) {
   return errs;
 }
 
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string CompactJson(const Node& v) {
   switch (v.kind) {
     case Node::Kind::kNull:
@@ -163,10 +131,7 @@ std::string CompactJson(const Node& v) {
       return std::to_string(v.integer);
     case Node::Kind::kFloat: {
       if (!std::isfinite(v.number)) return "null";
-      // The shortest text that reads back as the same number, as Go prints floats.
-      char buf[32];
-      auto res = std::to_chars(buf, buf + sizeof buf, v.number);
-      return std::string(buf, res.ptr);
+      return ShortestFloatText(v.number);
     }
     case Node::Kind::kString:
       return GoQuote(v.text);

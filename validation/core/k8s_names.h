@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "validation/core/node.h"
+#include "validation/core/strings.h"  // GoQuote, which the field errors use
 
 namespace jobset {
 
@@ -22,9 +23,6 @@ std::vector<std::string> QualifiedNameErrors(std::string_view value);
 
 /// The library's "too long" text for a maximum of `n` characters.
 std::string MaxLenError(int n);
-
-/// Go's %q rendering of a string: "a\"b".
-std::string GoQuote(std::string_view s);
 
 /// A value as Kubernetes field errors print it: strings quoted, numbers and booleans bare,
 /// null as null, lists and objects as compact JSON.

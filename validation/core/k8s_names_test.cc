@@ -181,21 +181,6 @@ TEST_CASE("names: MaxLenError") {
   CHECK(MaxLenError(253) == "must be no more than 253 characters");
 }
 
-TEST_CASE("names: GoQuote renders strings as Go's %q") {
-  CHECK(GoQuote("") == "\"\"");
-  CHECK(GoQuote("train") == "\"train\"");
-  CHECK(GoQuote("a\"b") == "\"a\\\"b\"");
-  CHECK(GoQuote("a\\b") == "\"a\\\\b\"");
-  CHECK(GoQuote("a\nb") == "\"a\\nb\"");
-  CHECK(GoQuote("a\tb") == "\"a\\tb\"");
-  CHECK(GoQuote("a\rb") == "\"a\\rb\"");
-  CHECK(GoQuote(std::string("a\x01"
-                            "b")) == "\"a\\x01b\"");
-  CHECK(GoQuote("a\x7f") == "\"a\\x7f\"");
-  CHECK(GoQuote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");  // printable UTF-8 stays as is
-  CHECK(GoQuote("it's") == "\"it's\"");
-}
-
 TEST_CASE("names: CompactJson of scalars, lists and objects") {
   CHECK(CompactJson(Node()) == "null");
   CHECK(CompactJson(Node::Bool(true)) == "true");

@@ -198,4 +198,69 @@ const Node* FindPath(const Node* node, std::initializer_list<std::string_view> k
   return node;
 }
 
+const Node* Present(const Node* n) { return n != nullptr && !n->is_null() ? n : nullptr; }
+
+const Node* FindPresent(const Node* parent, std::string_view key) {
+  return parent == nullptr ? nullptr : Present(parent->Find(key));
+}
+
+const Node* FindPresentPath(const Node* node, std::initializer_list<std::string_view> keys) {
+  return Present(FindPath(node, keys));
+}
+
+const Node* FindString(const Node* parent, std::string_view key) {
+  const Node* n = parent == nullptr ? nullptr : parent->Find(key);
+  return n != nullptr && n->is_string() ? n : nullptr;
+}
+
+const Node* FindInt(const Node* parent, std::string_view key) {
+  const Node* n = parent == nullptr ? nullptr : parent->Find(key);
+  return n != nullptr && n->is_int() ? n : nullptr;
+}
+
+const Node* FindSeq(const Node* parent, std::string_view key) {
+  const Node* n = parent == nullptr ? nullptr : parent->Find(key);
+  return n != nullptr && n->is_seq() ? n : nullptr;
+}
+
+const Node* FindMap(const Node* parent, std::string_view key) {
+  const Node* n = parent == nullptr ? nullptr : parent->Find(key);
+  return n != nullptr && n->is_map() ? n : nullptr;
+}
+
+std::string_view StringValue(const Node* n) {
+  return n != nullptr && n->is_string() ? std::string_view(n->text) : std::string_view();
+}
+
+bool IntValue(const Node* n, int64_t* out) {
+  if (n == nullptr || !n->is_int()) return false;
+  *out = n->integer;
+  return true;
+}
+
+int64_t IntOr(const Node* parent, std::string_view key, int64_t fallback) {
+  const Node* n = FindInt(parent, key);
+  return n == nullptr ? fallback : n->integer;
+}
+
+std::optional<int64_t> OptionalInt(const Node* parent, std::string_view key) {
+  const Node* n = FindInt(parent, key);
+  return n == nullptr ? std::nullopt : std::optional<int64_t>(n->integer);
+}
+
+std::optional<std::string> OptionalString(const Node* parent, std::string_view key) {
+  const Node* n = FindString(parent, key);
+  return n == nullptr ? std::nullopt : std::optional<std::string>(n->text);
+}
+
+std::vector<std::string> StringItems(const Node* parent, std::string_view key) {
+  std::vector<std::string> out;
+  const Node* list = FindSeq(parent, key);
+  if (list == nullptr) return out;
+  for (const Node& item : list->items) {
+    if (item.is_string()) out.push_back(item.text);
+  }
+  return out;
+}
+
 }  // namespace jobset

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,5 +96,49 @@ std::string CanonicalKey(const Node& n);
 /// The value under `keys` below `node`, one mapping key per level, or nullptr when `node` is
 /// null or a level is missing or not a mapping.
 const Node* FindPath(const Node* node, std::initializer_list<std::string_view> keys);
+
+// Typed look-ups. Each takes a possibly-null parent, so they chain with FindPath; a key under
+// a non-mapping is absent. "Present" is the one name for "there and not null": kube-apiserver
+// prunes nulls and Go decodes them as nil, so a null field counts as unset.
+
+/// `n` when it is there and not null, else nullptr.
+const Node* Present(const Node* n);
+
+/// The value under `key` of `parent` when it is there and not null, else nullptr.
+const Node* FindPresent(const Node* parent, std::string_view key);
+
+/// The value under `keys` below `node` (as FindPath) when it is there and not null.
+const Node* FindPresentPath(const Node* node, std::initializer_list<std::string_view> keys);
+
+/// The value under `key` of `parent` when it is a string, else nullptr.
+const Node* FindString(const Node* parent, std::string_view key);
+
+/// The value under `key` of `parent` when it is an integer, else nullptr.
+const Node* FindInt(const Node* parent, std::string_view key);
+
+/// The value under `key` of `parent` when it is a sequence, else nullptr.
+const Node* FindSeq(const Node* parent, std::string_view key);
+
+/// The value under `key` of `parent` when it is a mapping, else nullptr.
+const Node* FindMap(const Node* parent, std::string_view key);
+
+/// The text of `n` when it is a string, "" otherwise (also for nullptr).
+std::string_view StringValue(const Node* n);
+
+/// Sets `*out` to the integer `n` holds; false (and `*out` untouched) when `n` is not one.
+bool IntValue(const Node* n, int64_t* out);
+
+/// The integer under `key` of `parent`, or `fallback` when it is absent or not an integer.
+int64_t IntOr(const Node* parent, std::string_view key, int64_t fallback = 0);
+
+/// The integer under `key` of `parent`, or nothing when it is absent or not an integer.
+std::optional<int64_t> OptionalInt(const Node* parent, std::string_view key);
+
+/// The string under `key` of `parent`, or nothing when it is absent or not a string.
+std::optional<std::string> OptionalString(const Node* parent, std::string_view key);
+
+/// The strings of the sequence under `key` of `parent` (items of other types skipped); empty
+/// when it is absent or not a sequence.
+std::vector<std::string> StringItems(const Node* parent, std::string_view key);
 
 }  // namespace jobset

@@ -113,6 +113,15 @@ bool ParseWorkloadDump(std::string_view text, const WorkloadDumpLimits& limits, 
   return true;
 }
 
+WorkloadDump DumpWithout(const WorkloadDump& dump, size_t index) {
+  WorkloadDump part;
+  part.objects.reserve(dump.objects.size());
+  for (size_t i = 0; i < dump.objects.size(); ++i) {
+    if (i != index) part.objects.push_back(dump.objects[i]);
+  }
+  return part;
+}
+
 std::string_view ApiGroup(const Node& object) {
   std::string_view api_version = object.StringOr("apiVersion");
   size_t slash = api_version.find('/');

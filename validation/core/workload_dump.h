@@ -40,6 +40,11 @@ struct WorkloadDump {
 bool ParseWorkloadDump(std::string_view text, const WorkloadDumpLimits& limits, WorkloadDump* out,
                        std::string* error);
 
+/// `dump` without its object at `index` (all of it when `index` is past the end): a dump with
+/// one part left out, as a watch that missed an object or a listing refused for one resource
+/// gives.
+WorkloadDump DumpWithout(const WorkloadDump& dump, size_t index);
+
 /// The API group of `apiVersion` ("batch" for "batch/v1", "" for "v1").
 std::string_view ApiGroup(const Node& object);
 

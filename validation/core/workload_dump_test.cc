@@ -92,5 +92,19 @@ TEST_CASE("an event's time is its last occurrence") {
   CHECK(EventTime(dump.objects[0]) == "2026-01-01T00:05:00Z");
 }
 
+TEST_CASE("a dump with one object left out keeps the others in order") {
+  WorkloadDump dump;
+  std::string error;
+  REQUIRE(ParseWorkloadDump(R"({"kind":"A","metadata":{"name":"a"}}
+                               {"kind":"B","metadata":{"name":"b"}}
+                               {"kind":"C","metadata":{"name":"c"}})",
+                            {}, &dump, &error));
+  WorkloadDump part = DumpWithout(dump, 1);
+  REQUIRE(part.objects.size() == 2);
+  CHECK(ObjectName(part.objects[0]) == "a");
+  CHECK(ObjectName(part.objects[1]) == "c");
+  CHECK(DumpWithout(dump, 3).objects.size() == 3);
+}
+
 }  // namespace
 }  // namespace jobset

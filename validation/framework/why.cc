@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "validation/core/dump_history.h"
+#include "validation/core/strings.h"
 #include "validation/framework/replay.h"
 #include "validation/framework/retry.h"
 #include "validation/framework/types.h"
@@ -17,18 +19,10 @@
 namespace jobset {
 namespace {
 
-std::string Text(const Node* n) { return n != nullptr && n->is_string() ? n->text : ""; }
-
-bool ReadInt(const Node* n, int64_t* out) {
-  if (n == nullptr || !n->is_int()) return false;
-  *out = n->integer;
-  return true;
-}
-
 // A CompletionStatus as the controller wrote it (code, phrase, type, diagnostics).
 bool ReadStatus(const Node* n, CompletionStatus* s, std::string* diagnostics) {
   int64_t code = 0;
-  if (n == nullptr || !n->is_map() || !ReadInt(n->Find("code"), &code)) return false;
+  if (n == nullptr || !n->is_map() || !IntValue(n->Find("code"), &code)) return false;
   s->code = code;
   s->phrase = std::string(n->StringOr("phrase"));
   s->type = CompletionType{};
@@ -47,8 +41,8 @@ bool ReadStatus(const Node* n, CompletionStatus* s, std::string* diagnostics) {
 
 RetryCounters ReadCounters(const Node* rps) {
   RetryCounters c;
-  ReadInt(FindPath(rps, {"totalRetriedCount"}), &c.total);
-  ReadInt(FindPath(rps, {"accountableRetriedCount"}), &c.accountable);
+  IntValue(FindPath(rps, {"totalRetriedCount"}), &c.total);
+  IntValue(FindPath(rps, {"accountableRetriedCount"}), &c.accountable);
   return c;
 }
 
@@ -70,12 +64,6 @@ std::string Category(const CompletionStatus& s) {
     return "infrastructure";
   if (c > 0 || (c <= -1200 && c >= -1204)) return "application";
   return "";
-}
-
-bool Earlier(const std::string& a, const std::string& b) {
-  int64_t ta = 0, tb = 0;
-  if (ParseKubeTime(a, &ta) && ParseKubeTime(b, &tb)) return ta < tb;
-  return a < b;
 }
 
 // One task attempt as the copies of the Framework show it.
@@ -104,12 +92,12 @@ struct FrameworkAttemptSeen {
 // "container trainer exited with code 137 (OOMKilled)", from the pod completion status.
 std::string PodDetail(const Node* pod) {
   std::string text;
-  std::string reason = Text(FindPath(pod, {"reason"}));
+  std::string reason = std::string(StringValue(FindPath(pod, {"reason"})));
   if (!reason.empty()) text = "pod " + reason;
   if (const Node* containers = FindPath(pod, {"containers"}); containers && containers->is_seq()) {
     for (const Node& c : containers->items) {
       int64_t code = 0;
-      if (!ReadInt(c.Find("code"), &code) || code == 0) continue;
+      if (!IntValue(c.Find("code"), &code) || code == 0) continue;
       std::string r = std::string(c.StringOr("reason"));
       text += (text.empty() ? "" : ", ") +
               ("container " + std::string(c.StringOr("name")) + " exited with code " +
@@ -126,20 +114,20 @@ void ReadSnapshot(const Framework& fw, const Node& object,
   if (as == nullptr || !as->is_map()) return;
   const Node* rps = FindPath(status, {"retryPolicyStatus"});
   int64_t id = 0;
-  if (!ReadInt(as->Find("id"), &id)) ReadInt(FindPath(rps, {"totalRetriedCount"}), &id);
+  if (!IntValue(as->Find("id"), &id)) IntValue(FindPath(rps, {"totalRetriedCount"}), &id);
   const bool fresh = attempts->find(id) == attempts->end();
   FrameworkAttemptSeen& a = (*attempts)[id];
   a.id = id;
   if (fresh) a.before = ReadCounters(rps);
-  if (a.started.empty()) a.started = Text(as->Find("startTime"));
-  if (int64_t delay = 0; ReadInt(FindPath(rps, {"retryDelaySec"}), &delay)) a.retry_delay = delay;
+  if (a.started.empty()) a.started = std::string(StringValue(as->Find("startTime")));
+  if (int64_t delay = 0; IntValue(FindPath(rps, {"retryDelaySec"}), &delay)) a.retry_delay = delay;
   if (!a.completed && ReadStatus(as->Find("completionStatus"), &a.status, &a.diagnostics)) {
     a.completed = true;
-    a.ended = Text(as->Find("completionTime"));
+    a.ended = std::string(StringValue(as->Find("completionTime")));
     const Node* trigger = FindPath(as, {"completionStatus", "trigger"});
-    a.trigger_message = Text(FindPath(trigger, {"message"}));
-    a.trigger_role = Text(FindPath(trigger, {"taskRoleName"}));
-    ReadInt(FindPath(trigger, {"taskIndex"}), &a.trigger_index);
+    a.trigger_message = std::string(StringValue(FindPath(trigger, {"message"})));
+    a.trigger_role = std::string(StringValue(FindPath(trigger, {"taskRoleName"})));
+    IntValue(FindPath(trigger, {"taskIndex"}), &a.trigger_index);
   }
   const Node* roles = as->Find("taskRoleStatuses");
   if (roles == nullptr || !roles->is_seq()) return;
@@ -152,10 +140,10 @@ void ReadSnapshot(const Framework& fw, const Node& object,
     if (role < 0 || tasks == nullptr || !tasks->is_seq()) continue;
     for (const Node& t : tasks->items) {
       int64_t index = 0, attempt = 0;
-      ReadInt(t.Find("index"), &index);
+      IntValue(t.Find("index"), &index);
       const Node* tas = t.Find("attemptStatus");
-      if (!ReadInt(FindPath(tas, {"id"}), &attempt))
-        ReadInt(FindPath(&t, {"retryPolicyStatus", "totalRetriedCount"}), &attempt);
+      if (!IntValue(FindPath(tas, {"id"}), &attempt))
+        IntValue(FindPath(&t, {"retryPolicyStatus", "totalRetriedCount"}), &attempt);
       auto key = std::make_tuple(role, index, attempt);
       const bool new_task = a.tasks.find(key) == a.tasks.end();
       TaskAttemptSeen& seen = a.tasks[key];
@@ -163,13 +151,14 @@ void ReadSnapshot(const Framework& fw, const Node& object,
       seen.index = index;
       seen.attempt = attempt;
       if (new_task) seen.before = ReadCounters(t.Find("retryPolicyStatus"));
-      if (seen.started.empty()) seen.started = Text(FindPath(tas, {"startTime"}));
-      if (seen.pod.empty()) seen.pod = Text(FindPath(tas, {"podName"}));
-      if (seen.node.empty()) seen.node = Text(FindPath(tas, {"podNodeName"}));
+      if (seen.started.empty())
+        seen.started = std::string(StringValue(FindPath(tas, {"startTime"})));
+      if (seen.pod.empty()) seen.pod = std::string(StringValue(FindPath(tas, {"podName"})));
+      if (seen.node.empty()) seen.node = std::string(StringValue(FindPath(tas, {"podNodeName"})));
       if (!seen.completed &&
           ReadStatus(FindPath(tas, {"completionStatus"}), &seen.status, &seen.diagnostics)) {
         seen.completed = true;
-        seen.ended = Text(FindPath(tas, {"completionTime"}));
+        seen.ended = std::string(StringValue(FindPath(tas, {"completionTime"})));
         seen.detail = PodDetail(FindPath(tas, {"completionStatus", "pod"}));
       }
     }
@@ -234,400 +223,516 @@ Health HealthOf(std::string_view state, const FrameworkAttemptSeen* current, boo
   return task_retried ? Health::kRestarting : Health::kHealthy;
 }
 
+// What every step of DiagnoseFramework reads: the Framework decoded (its last copy), what its
+// status says, and every attempt its copies show.
+struct FrameworkView {
+  const Node* status = nullptr;  ///< status of the last copy, nullptr when absent.
+  Framework fw;
+  std::string state;       ///< status.state, "" when absent.
+  RetryCounters counters;  ///< The framework's retryPolicyStatus.
+  std::map<int64_t, FrameworkAttemptSeen> attempts;
+  int64_t current_id = 0;  ///< The last FrameworkAttempt seen.
+};
+
+// What the timeline found, for the state, what happens next and the hazards.
+struct FrameworkHistory {
+  /// The completion texts of each task's failed attempts: restart loops.
+  std::map<std::pair<int, int64_t>, std::vector<std::string>> codes_by_task;
+  std::map<int64_t, std::vector<int64_t>> attempt_codes;  ///< Retried attempts, by their code.
+  int64_t infra = 0;         ///< Retries after failures of the pod's environment.
+  int64_t free_retries = 0;  ///< Retries that did not count.
+  std::vector<std::string> infra_examples;
+  std::vector<std::string> false_success;  ///< Attempts that succeeded though tasks failed.
+  std::vector<std::string> missing_tasks;  ///< Task attempts no copy shows.
+  CompletionCounts current_counts;         ///< The task completions of the current attempt.
+  std::vector<std::pair<std::string, std::string>> gaps;  ///< (attempt ended, next started)
+  bool will_retry = false;        ///< The current attempt completed and is retried.
+  bool task_retried_now = false;  ///< A task of the current attempt was retried.
+};
+
+// The copies of the Framework called `name` in `dump`, oldest first.
+std::vector<const Node*> FrameworkCopies(const WorkloadDump& dump, std::string_view name) {
+  std::vector<const Node*> copies;
+  for (const Node& o : dump.objects)
+    if (IsFramework(o) && ObjectName(o) == name) copies.push_back(&o);
+  return copies;
+}
+
+// Decodes the last of `copies`, fills the identity of `d` and reads every copy's attempts, with
+// notes for a missing status and for several copies.
+FrameworkView ReadFrameworkView(const std::vector<const Node*>& copies, std::string_view name,
+                                Diagnosis* d) {
+  const Node& object = *copies.back();
+  FrameworkView v;
+  v.fw = DecodeFramework(object);
+  d->kind = kFrameworkKind;
+  d->api_version = kFrameworkApiVersion;
+  d->namespace_name = std::string(ObjectNamespace(object));
+  d->name = std::string(name);
+  v.status = object.Find("status");
+  if (v.status == nullptr || !v.status->is_map()) {
+    d->notes.push_back("status is missing: the controller has not synced the Framework yet");
+  }
+  v.state = std::string(StringValue(FindPath(v.status, {"state"})));
+  if (v.status != nullptr && v.status->is_map() && v.state.empty())
+    d->notes.push_back("status.state is missing");
+  v.counters = ReadCounters(FindPath(v.status, {"retryPolicyStatus"}));
+  for (const Node* copy : copies) ReadSnapshot(v.fw, *copy, &v.attempts);
+  if (copies.size() > 1) {
+    d->notes.push_back(std::to_string(copies.size()) +
+                       " copies of the Framework in the dump: the history is what they show");
+  }
+  v.current_id = v.attempts.empty() ? 0 : v.attempts.rbegin()->first;
+  return v;
+}
+
+// Adds a note to `d` for the FrameworkAttempts before the current one that no copy shows.
+void NoteMissingAttempts(const FrameworkView& v, Diagnosis* d) {
+  std::vector<int64_t> missing;
+  for (int64_t id = 0; id < v.current_id; ++id)
+    if (!v.attempts.count(id)) missing.push_back(id);
+  if (missing.empty()) return;
+  d->notes.push_back(
+      std::to_string(missing.size()) + " FrameworkAttempt(s) before " +
+      std::to_string(v.current_id) +
+      " are not in the dump: a Framework's status keeps only the current attempt (record it "
+      "with --watch to see every attempt)");
+}
+
+// The task attempts of `seen` that completed (not by the controller's own codes), in time
+// order; notes in `history` the earlier task attempts no copy shows.
+std::vector<const TaskAttemptSeen*> CompletedTasks(const Framework& fw,
+                                                   const FrameworkAttemptSeen& seen, int64_t id,
+                                                   FrameworkHistory* history) {
+  std::vector<const TaskAttemptSeen*> done;
+  for (const auto& [key, t] : seen.tasks) {
+    if (t.completed && !ControllerCode(t.status.code)) done.push_back(&t);
+    for (int64_t k = 0; k < t.attempt; ++k) {
+      if (!seen.tasks.count(std::make_tuple(t.role, t.index, k))) {
+        history->missing_tasks.push_back(fw.task_roles[t.role].name + "/" +
+                                         std::to_string(t.index) + " attempt " + std::to_string(k) +
+                                         " (FrameworkAttempt " + std::to_string(id) + ")");
+      }
+    }
+  }
+  std::stable_sort(done.begin(), done.end(),
+                   [](const TaskAttemptSeen* x, const TaskAttemptSeen* y) {
+                     return x->ended != y->ended && KubeTimeBefore(x->ended, y->ended);
+                   });
+  return done;
+}
+
+// The task completions of one FrameworkAttempt, decided again: their counts, the completion
+// policy's verdict and the task that triggered it, and how many tasks failed.
+struct TaskVerdicts {
+  CompletionCounts counts;
+  AttemptVerdict computed;
+  std::string computed_trigger;
+  int64_t failed_tasks = 0;
+};
+
+// Decides task completion `t` of attempt `id` again (task retry or TaskCompleted, then the
+// completion policy): adds its cause to `a` (and names `a` after the first failure) and
+// tallies `verdicts` and `history`.
+void DecideTask(const FrameworkView& v, const TaskAttemptSeen& t, int64_t id, Attempt* a,
+                TaskVerdicts* verdicts, FrameworkHistory* history) {
+  const FrameworkTaskRole& role = v.fw.task_roles[t.role];
+  const std::string task = role.name + "/" + std::to_string(t.index);
+  RetryDecision decision = ShouldRetry(role.retry, t.status, t.before, 0, 0);
+  RetryCounters after = t.before;
+  std::string what;
+  if (decision.should_retry) {
+    ++after.total;
+    if (decision.accountable) ++after.accountable;
+    what = "task retry -> attempt " + std::to_string(after.total) + " (" +
+           CountedWords(decision, after, Limit(role.retry)) + ")";
+    if (!decision.accountable) ++history->free_retries;
+    if (id == v.current_id) history->task_retried_now = true;
+  } else {
+    what = "no task retry -> TaskCompleted";
+    CountCompletion(&verdicts->counts, static_cast<size_t>(t.role), t.status);
+    AttemptVerdict verdict =
+        CheckCompletionPolicy(v.fw, verdicts->counts, static_cast<size_t>(t.role), t.status);
+    if (verdict.complete && !verdicts->computed.complete) {
+      verdicts->computed = verdict;
+      verdicts->computed_trigger = task;
+    }
+  }
+  FailureCause cause;
+  cause.object = "Pod " + (t.pod.empty() ? FrameworkPodName(v.fw, role.name, t.index) : t.pod);
+  cause.category = Category(t.status);
+  cause.text = "task " + task + " attempt " + std::to_string(t.attempt) + ": " +
+               CompletionText(t.status) + (t.detail.empty() ? "" : ", " + t.detail) +
+               (t.node.empty() ? "" : " on node " + t.node) + "; " + what + ": " + decision.reason;
+  if (!t.status.type.succeeded) {
+    ++verdicts->failed_tasks;
+    history->codes_by_task[{t.role, t.index}].push_back(CompletionText(t.status));
+    if (cause.category == "infrastructure" && decision.should_retry) {
+      ++history->infra;
+      history->infra_examples.push_back(task + " " + std::to_string(t.status.code) + " " +
+                                        t.status.phrase);
+    }
+    if (a->failed.empty()) {
+      a->failed = cause.object + " (task " + task + ", attempt " + std::to_string(t.attempt) + ")";
+      a->reason = CompletionText(t.status);
+      a->message = t.diagnostics.empty() ? t.detail : t.diagnostics;
+      a->rule = "task retryPolicy of " + role.name + " (" + PolicyWords(role.retry) + ")";
+      a->action = decision.should_retry ? "retry the task" : "complete the task";
+      a->counted = decision.accountable;
+    }
+  }
+  a->causes.push_back(std::move(cause));
+}
+
+// Decides completed FrameworkAttempt `seen` again (the framework's retry policy): sets the rule,
+// action and outcome of `a` and tallies `history` (retries, restart loops, the gap to the next
+// attempt, a success despite failed tasks).
+void DecideFrameworkAttempt(const FrameworkView& v, const FrameworkAttemptSeen& seen,
+                            const TaskVerdicts& verdicts, Attempt* a, FrameworkHistory* history) {
+  const Framework& fw = v.fw;
+  const int64_t id = seen.id;
+  RetryDecision decision =
+      ShouldRetry(fw.retry, seen.status, seen.before, kFrameworkMinConflictDelaySec,
+                  kFrameworkMaxConflictDelaySec);
+  RetryCounters after = seen.before;
+  if (decision.should_retry) {
+    ++after.total;
+    if (decision.accountable) ++after.accountable;
+  }
+  std::string trigger =
+      seen.trigger_message.empty() ? verdicts.computed.message : seen.trigger_message;
+  std::string trigger_task =
+      seen.trigger_role.empty()
+          ? verdicts.computed_trigger
+          : seen.trigger_role + "/" + std::to_string(std::max<int64_t>(seen.trigger_index, 0));
+  if (seen.status.code == -210) {
+    a->rule = "executionType Stop";
+  } else if (!trigger.empty()) {
+    a->rule = "FrameworkAttemptCompletionPolicy: " + trigger +
+              (trigger_task.empty() ? "" : " (task " + trigger_task + ")");
+  }
+  if (a->failed.empty() && !seen.status.type.succeeded) {
+    a->reason = CompletionText(seen.status);
+    a->message = seen.diagnostics;
+  }
+  a->action = decision.should_retry ? "retry the Framework" : "complete the Framework";
+  a->counted = decision.accountable;
+  a->outcome = decision.should_retry
+                   ? "retried -> FrameworkAttempt " + std::to_string(after.total) +
+                         DelayWords(decision, seen.retry_delay) + " (" +
+                         CountedWords(decision, after, Limit(fw.retry)) + "): " + decision.reason
+                   : "Completed " +
+                         std::string(seen.status.type.succeeded ? "Succeeded" : "Failed") + ": " +
+                         CompletionText(seen.status) + ": " + decision.reason;
+  if (decision.should_retry) {
+    if (!decision.accountable) ++history->free_retries;
+    if (Category(seen.status) == "infrastructure") ++history->infra;
+    history->attempt_codes[seen.status.code].push_back(id);
+    auto next = v.attempts.find(id + 1);
+    if (next != v.attempts.end()) history->gaps.emplace_back(seen.ended, next->second.started);
+  }
+  if (id == v.current_id) history->will_retry = decision.should_retry;
+  if (seen.status.type.succeeded && verdicts.failed_tasks > 0 && seen.status.code == 0 &&
+      seen.trigger_message.rfind("CompletedTaskCount", 0) == 0) {
+    history->false_success.push_back("FrameworkAttempt " + std::to_string(id) +
+                                     " completed Succeeded "
+                                     "though " +
+                                     std::to_string(verdicts.failed_tasks) + " task(s) failed");
+  }
+}
+
+// The attempt FrameworkAttempt `seen` was: its task completions and, when it completed, the
+// framework's decision on it.
+Attempt AttemptOf(const FrameworkView& v, const FrameworkAttemptSeen& seen,
+                  FrameworkHistory* history) {
+  Attempt a;
+  a.number = seen.id;
+  a.started = seen.started;
+  a.ended = seen.ended;
+  TaskVerdicts verdicts;
+  verdicts.counts = FreshCompletionCounts(v.fw);
+  for (const TaskAttemptSeen* t : CompletedTasks(v.fw, seen, seen.id, history)) {
+    DecideTask(v, *t, seen.id, &a, &verdicts, history);
+  }
+  if (seen.id == v.current_id) history->current_counts = verdicts.counts;
+  if (seen.completed) {
+    DecideFrameworkAttempt(v, seen, verdicts, &a, history);
+  } else {
+    a.outcome = v.state.empty() ? "running" : v.state;
+  }
+  return a;
+}
+
+// Adds one attempt per FrameworkAttempt up to the current one to the timeline of `d` (those
+// no copy shows as "not in the dump"), and a note for the task attempts no copy shows.
+FrameworkHistory AddTimeline(const FrameworkView& v, Diagnosis* d) {
+  FrameworkHistory history;
+  history.current_counts = FreshCompletionCounts(v.fw);
+  for (int64_t id = 0; id <= v.current_id && !v.attempts.empty(); ++id) {
+    auto found = v.attempts.find(id);
+    if (found == v.attempts.end()) {
+      Attempt a;
+      a.number = id;
+      a.outcome = "retried (not in the dump)";
+      d->timeline.push_back(std::move(a));
+      continue;
+    }
+    d->timeline.push_back(AttemptOf(v, found->second, &history));
+  }
+  if (!history.missing_tasks.empty()) {
+    d->notes.push_back("task attempts not in the dump: " + Join(history.missing_tasks));
+  }
+  return history;
+}
+
+// The current FrameworkAttempt as the copies show it, or nullptr.
+const FrameworkAttemptSeen* CurrentAttempt(const FrameworkView& v) {
+  auto it = v.attempts.find(v.current_id);
+  return it == v.attempts.end() ? nullptr : &it->second;
+}
+
+// Sets the health, the state line and the conditions of `d`: the state, the current attempt's
+// completion, accountableRetriedCount against maxRetryCount, the retry delay.
+void AddHealthAndState(const FrameworkView& v, const FrameworkHistory& history, Diagnosis* d) {
+  const Framework& fw = v.fw;
+  const FrameworkAttemptSeen* current = CurrentAttempt(v);
+  d->health =
+      HealthOf(v.state, current, history.will_retry, history.task_retried_now, fw.execution_type);
+  d->state = v.state.empty() ? "Unknown" : v.state;
+  if (current != nullptr && current->completed) d->state += ": " + CompletionText(current->status);
+  if (current != nullptr && current->completed && !current->trigger_message.empty())
+    d->state += " (" + current->trigger_message + ")";
+  d->state +=
+      "; FrameworkAttempt " + std::to_string(v.current_id) + ", accountableRetriedCount " +
+      std::to_string(v.counters.accountable) + " of " +
+      (Limit(fw.retry) < 0 ? std::string("unlimited") : std::to_string(fw.retry.max_retry_count));
+  if (const Node* rps = FindPath(v.status, {"retryPolicyStatus"}); rps != nullptr) {
+    int64_t delay = 0;
+    if (IntValue(rps->Find("retryDelaySec"), &delay))
+      d->state += "; next attempt after " + std::to_string(delay) + "s";
+  }
+  if (!fw.execution_type.empty()) d->conditions.push_back("executionType " + fw.execution_type);
+  if (std::string t = std::string(StringValue(FindPath(v.status, {"transitionTime"}))); !t.empty())
+    d->conditions.push_back((v.state.empty() ? std::string("Unknown") : v.state) + " since " + t);
+}
+
+// Adds the budgets to `d`: the framework's accountableRetriedCount against its retry policy,
+// and each retried task of the current attempt's (which resets with every FrameworkAttempt).
+void AddBudgets(const FrameworkView& v, Diagnosis* d) {
+  const Framework& fw = v.fw;
+  BudgetCounter budget{"", "accountableRetriedCount", v.counters.accountable, Limit(fw.retry), ""};
+  budget.note = "totalRetriedCount " + std::to_string(v.counters.total) + " (" +
+                std::to_string(v.counters.total - v.counters.accountable) + " not counted); " +
+                PolicyWords(fw.retry) +
+                (fw.retry.max_retry_count == -2   ? ": retries after success too"
+                 : fw.retry.max_retry_count == -1 ? ": retries every failure"
+                                                  : "");
+  d->budgets.push_back(std::move(budget));
+  const FrameworkAttemptSeen* current = CurrentAttempt(v);
+  if (current == nullptr) return;
+  std::set<std::pair<int, int64_t>> listed;
+  for (auto it = current->tasks.rbegin(); it != current->tasks.rend(); ++it) {
+    const TaskAttemptSeen& t = it->second;
+    if (t.attempt == 0 || !listed.insert({t.role, t.index}).second) continue;
+    const FrameworkTaskRole& role = fw.task_roles[t.role];
+    d->budgets.push_back({role.name + "/" + std::to_string(t.index), "accountableRetriedCount",
+                          t.before.accountable, Limit(role.retry),
+                          "task attempt " + std::to_string(t.attempt) + " (totalRetriedCount " +
+                              std::to_string(t.before.total) +
+                              "); resets with every FrameworkAttempt"});
+  }
+}
+
+// What one more completion of class `sample` of a task of role `r` (at `counters`) does:
+// a task retry, or TaskCompleted and what the completion policy and the framework's retry
+// policy then decide.
+NextStep NextForSample(const FrameworkView& v, const FrameworkHistory& history, size_t r,
+                       int64_t index, const RetryCounters& counters, const Sample& sample) {
+  const Framework& fw = v.fw;
+  const FrameworkTaskRole& role = fw.task_roles[r];
+  NextStep n;
+  n.scope = role.name + "/" + std::to_string(index);
+  n.reason = sample.words;
+  RetryDecision decision = ShouldRetry(role.retry, sample.status, counters, 0, 0);
+  n.rule = "task retryPolicy (" + PolicyWords(role.retry) + "): " + decision.reason;
+  if (decision.should_retry) {
+    RetryCounters after = counters;
+    ++after.total;
+    if (decision.accountable) ++after.accountable;
+    n.action = "retry the task";
+    n.counts = decision.accountable;
+    n.effect = "task attempt " + std::to_string(after.total) + " (" +
+               CountedWords(decision, after, Limit(role.retry)) + ")";
+    return n;
+  }
+  n.action = "complete the task";
+  CompletionCounts counts = history.current_counts;
+  CountCompletion(&counts, r, sample.status);
+  AttemptVerdict verdict = CheckCompletionPolicy(fw, counts, r, sample.status);
+  if (!verdict.complete) {
+    n.effect = "the FrameworkAttempt goes on (" + std::to_string(counts.completed) + " of " +
+               std::to_string(counts.total) + " tasks completed)";
+    return n;
+  }
+  RetryDecision fwd = ShouldRetry(fw.retry, verdict.status, v.counters,
+                                  kFrameworkMinConflictDelaySec, kFrameworkMaxConflictDelaySec);
+  RetryCounters after = v.counters;
+  if (fwd.should_retry) {
+    ++after.total;
+    if (fwd.accountable) ++after.accountable;
+  }
+  n.counts = fwd.should_retry && fwd.accountable;
+  n.effect = verdict.message + ": the FrameworkAttempt completes " +
+             (verdict.status.type.succeeded ? "Succeeded" : "Failed") + "; " +
+             (fwd.should_retry ? "the Framework retries it (FrameworkAttempt " +
+                                     std::to_string(after.total) + DelayWords(fwd, std::nullopt) +
+                                     ", " + CountedWords(fwd, after, Limit(fw.retry)) + ")"
+                               : "the Framework completes: " + fwd.reason);
+  return n;
+}
+
+// Adds to `d` what one more completion of each class would do to each task role (its running
+// task with the most counted retries, the nearest to its limit); for a completed Framework or
+// attempt, a note instead.
+void AddWhatHappensNext(const FrameworkView& v, const FrameworkHistory& history, Diagnosis* d) {
+  const FrameworkAttemptSeen* current = CurrentAttempt(v);
+  if (v.state == "Completed") {
+    d->notes.push_back("the Framework is Completed: final, nothing happens next");
+    return;
+  }
+  if (current == nullptr) return;
+  if (current->completed) {
+    d->notes.push_back(
+        "FrameworkAttempt " + std::to_string(v.current_id) + " is completed: " +
+        (history.will_retry ? "the next thing is its retry" : "the Framework completes"));
+    return;
+  }
+  for (size_t r = 0; r < v.fw.task_roles.size(); ++r) {
+    const TaskAttemptSeen* pick = nullptr;
+    for (const auto& [key, t] : current->tasks) {
+      if (t.role != static_cast<int>(r) || t.completed) continue;
+      if (pick == nullptr || t.before.accountable > pick->before.accountable) pick = &t;
+    }
+    if (pick == nullptr && v.fw.task_roles[r].task_number <= 0) continue;
+    const RetryCounters counters = pick != nullptr ? pick->before : RetryCounters{};
+    const int64_t index = pick != nullptr ? pick->index : 0;
+    for (const Sample& sample : Samples()) {
+      d->next.push_back(NextForSample(v, history, r, index, counters, sample));
+    }
+  }
+}
+
+// Adds the restart-loop hazards: a task that completed the same way more than once, and
+// FrameworkAttempts retried after the same code.
+void AddRestartLoops(const Framework& fw, const FrameworkHistory& history, Diagnosis* d) {
+  for (const auto& [task, codes] : history.codes_by_task) {
+    std::map<std::string, int> same;
+    for (const std::string& c : codes) ++same[c];
+    for (const auto& [code, n] : same) {
+      if (n < 2) continue;
+      d->hazards.push_back({"restart-loop", "task " + fw.task_roles[task.first].name + "/" +
+                                                std::to_string(task.second) + " completed " +
+                                                std::to_string(n) + " times with " + code +
+                                                ": a retry does not change the outcome"});
+    }
+  }
+  for (const auto& [code, ids] : history.attempt_codes) {
+    if (ids.size() < 2) continue;
+    d->hazards.push_back({"restart-loop", std::to_string(ids.size()) +
+                                              " FrameworkAttempts ended with code " +
+                                              std::to_string(code) + " and were retried"});
+  }
+}
+
+// Adds the restart-time hazard: how long the framework's retries took, from each attempt's
+// completion to the next attempt's start.
+void AddRestartTime(const FrameworkHistory& history, Diagnosis* d) {
+  int64_t gap_seconds = 0;
+  int timed = 0;
+  for (const auto& [ended, started] : history.gaps) {
+    int64_t seconds = 0;
+    if (KubeTimeSpan(ended, started, &seconds)) {
+      gap_seconds += seconds;
+      ++timed;
+    }
+  }
+  if (timed == 0) return;
+  d->hazards.push_back({"restart-time", std::to_string(timed) + " framework retr" +
+                                            (timed == 1 ? "y" : "ies") + " took " +
+                                            FormatDuration(static_cast<double>(gap_seconds)) +
+                                            " from the attempt's completion to the next start"});
+}
+
+// Adds the pods-pending hazard: the Framework's Pods (label FC_FRAMEWORK_NAME) that are
+// Pending now, with why.
+void AddPendingPods(const WorkloadDump& dump, std::string_view name, Diagnosis* d) {
+  std::vector<std::string> pending;
+  for (const Node* o : ObjectsOfKind(dump, "", "Pod")) {
+    if (LabelOf(*o, "FC_FRAMEWORK_NAME") != name) continue;
+    if (!d->namespace_name.empty() && !ObjectNamespace(*o).empty() &&
+        ObjectNamespace(*o) != d->namespace_name)
+      continue;
+    if (StringValue(FindPath(o, {"status", "phase"})) != "Pending") continue;
+    std::string why = UnscheduledReason(*o);
+    pending.push_back(std::string(ObjectName(*o)) + (why.empty() ? "" : " (" + why + ")"));
+  }
+  if (pending.empty()) return;
+  d->hazards.push_back(
+      {"pods-pending", std::to_string(pending.size()) + " pod(s) Pending: " + Join(pending)});
+}
+
+// Adds the hazards of the history to `d`: restart loops, retries after infrastructure
+// failures, retries that did not count, successes despite failed tasks, the time retries took,
+// and Pending pods.
+void AddHazards(const WorkloadDump& dump, std::string_view name, const FrameworkView& v,
+                const FrameworkHistory& history, Diagnosis* d) {
+  AddRestartLoops(v.fw, history, d);
+  if (history.infra > 0) {
+    d->hazards.push_back(
+        {"infrastructure-restarts",
+         std::to_string(history.infra) + (history.infra == 1 ? " retry" : " retries") +
+             " followed failures of the pod's environment, not of its containers" +
+             (history.infra_examples.empty() ? "" : " (" + Join(history.infra_examples) + ")")});
+  }
+  if (history.free_retries > 0) {
+    d->hazards.push_back(
+        {"free-retries", std::to_string(history.free_retries) +
+                             (history.free_retries == 1 ? " retry was" : " retries were") +
+                             " not counted (Transient failures under "
+                             "fancyRetryPolicy): maxRetryCount does not bound them"});
+  }
+  for (const std::string& f : history.false_success) {
+    d->hazards.push_back({"success-despite-failures",
+                          f + ": no task role has minFailedTaskCount >= 1, so the attempt "
+                              "succeeds once every task completed"});
+  }
+  AddRestartTime(history, d);
+  AddPendingPods(dump, name, d);
+}
+
 }  // namespace
 
 bool DiagnoseFramework(const WorkloadDump& dump, std::string_view name, Diagnosis* out,
                        std::string* error) {
-  std::vector<const Node*> copies;
-  for (const Node& o : dump.objects)
-    if (IsFramework(o) && ObjectName(o) == name) copies.push_back(&o);
+  const std::vector<const Node*> copies = FrameworkCopies(dump, name);
   if (copies.empty()) {
     *error = "no Framework (" + std::string(kFrameworkApiVersion) + ") named '" +
              std::string(name) + "' in the dump";
     return false;
   }
-  const Node& object = *copies.back();
-  const Node* roles_node = FindPath(&object, {"spec", "taskRoles"});
-  if (roles_node == nullptr || !roles_node->is_seq() || roles_node->items.empty()) {
+  const Node* roles_node = FindSeq(copies.back()->Find("spec"), "taskRoles");
+  if (roles_node == nullptr || roles_node->items.empty()) {
     *error = "Framework " + std::string(name) + ": spec.taskRoles is missing or empty";
     return false;
   }
-  const Framework fw = DecodeFramework(object);
   Diagnosis d;
-  d.kind = kFrameworkKind;
-  d.api_version = kFrameworkApiVersion;
-  d.namespace_name = std::string(ObjectNamespace(object));
-  d.name = std::string(name);
-
-  const Node* status = object.Find("status");
-  if (status == nullptr || !status->is_map()) {
-    d.notes.push_back("status is missing: the controller has not synced the Framework yet");
-  }
-  const std::string state = Text(FindPath(status, {"state"}));
-  if (status != nullptr && status->is_map() && state.empty())
-    d.notes.push_back("status.state is missing");
-  const RetryCounters fw_counters = ReadCounters(FindPath(status, {"retryPolicyStatus"}));
-
-  std::map<int64_t, FrameworkAttemptSeen> attempts;
-  for (const Node* copy : copies) ReadSnapshot(fw, *copy, &attempts);
-  if (copies.size() > 1) {
-    d.notes.push_back(std::to_string(copies.size()) +
-                      " copies of the Framework in the dump: the history is what they show");
-  }
-
-  // --- Timeline -------------------------------------------------------------------------------
-  const int64_t current_id = attempts.empty() ? 0 : attempts.rbegin()->first;
-  std::vector<int64_t> missing;
-  for (int64_t id = 0; id < current_id; ++id)
-    if (!attempts.count(id)) missing.push_back(id);
-  if (!missing.empty()) {
-    d.notes.push_back(
-        std::to_string(missing.size()) + " FrameworkAttempt(s) before " +
-        std::to_string(current_id) +
-        " are not in the dump: a Framework's status keeps only the current attempt (record it "
-        "with --watch to see every attempt)");
-  }
-  std::map<std::pair<int, int64_t>, std::vector<std::string>> codes_by_task;  // restart loops
-  std::map<int64_t, std::vector<int64_t>> attempt_codes;                      // per code: ids
-  int64_t infra = 0, free_retries = 0;
-  std::vector<std::string> infra_examples;
-  std::vector<std::string> false_success;
-  std::vector<std::string> missing_tasks;
-  CompletionCounts current_counts = FreshCompletionCounts(fw);
-  std::vector<std::pair<std::string, std::string>> gaps;  // (attempt ended, next started)
-  bool will_retry = false, task_retried_now = false;
-  for (int64_t id = 0; id <= current_id && !attempts.empty(); ++id) {
-    auto found = attempts.find(id);
-    if (found == attempts.end()) {
-      Attempt a;
-      a.number = id;
-      a.outcome = "retried (not in the dump)";
-      d.timeline.push_back(std::move(a));
-      continue;
-    }
-    const FrameworkAttemptSeen& seen = found->second;
-    Attempt a;
-    a.number = id;
-    a.started = seen.started;
-    a.ended = seen.ended;
-    // The task attempts that completed, in time order.
-    std::vector<const TaskAttemptSeen*> done;
-    for (const auto& [key, t] : seen.tasks) {
-      if (t.completed && !ControllerCode(t.status.code)) done.push_back(&t);
-      for (int64_t k = 0; k < t.attempt; ++k) {
-        if (!seen.tasks.count(std::make_tuple(t.role, t.index, k))) {
-          missing_tasks.push_back(fw.task_roles[t.role].name + "/" + std::to_string(t.index) +
-                                  " attempt " + std::to_string(k) + " (FrameworkAttempt " +
-                                  std::to_string(id) + ")");
-        }
-      }
-    }
-    std::stable_sort(done.begin(), done.end(),
-                     [](const TaskAttemptSeen* x, const TaskAttemptSeen* y) {
-                       return x->ended != y->ended && Earlier(x->ended, y->ended);
-                     });
-    CompletionCounts counts = FreshCompletionCounts(fw);
-    AttemptVerdict computed;
-    std::string computed_trigger;
-    int64_t failed_tasks = 0;
-    for (const TaskAttemptSeen* t : done) {
-      const FrameworkTaskRole& role = fw.task_roles[t->role];
-      const std::string task = role.name + "/" + std::to_string(t->index);
-      RetryDecision decision = ShouldRetry(role.retry, t->status, t->before, 0, 0);
-      RetryCounters after = t->before;
-      std::string what;
-      if (decision.should_retry) {
-        ++after.total;
-        if (decision.accountable) ++after.accountable;
-        what = "task retry -> attempt " + std::to_string(after.total) + " (" +
-               CountedWords(decision, after, Limit(role.retry)) + ")";
-        if (!decision.accountable) ++free_retries;
-        if (id == current_id) task_retried_now = true;
-      } else {
-        what = "no task retry -> TaskCompleted";
-        CountCompletion(&counts, static_cast<size_t>(t->role), t->status);
-        AttemptVerdict v =
-            CheckCompletionPolicy(fw, counts, static_cast<size_t>(t->role), t->status);
-        if (v.complete && !computed.complete) {
-          computed = v;
-          computed_trigger = task;
-        }
-      }
-      FailureCause cause;
-      cause.object = "Pod " + (t->pod.empty() ? FrameworkPodName(fw, role.name, t->index) : t->pod);
-      cause.category = Category(t->status);
-      cause.text = "task " + task + " attempt " + std::to_string(t->attempt) + ": " +
-                   CompletionText(t->status) + (t->detail.empty() ? "" : ", " + t->detail) +
-                   (t->node.empty() ? "" : " on node " + t->node) + "; " + what + ": " +
-                   decision.reason;
-      if (!t->status.type.succeeded) {
-        ++failed_tasks;
-        codes_by_task[{t->role, t->index}].push_back(CompletionText(t->status));
-        if (cause.category == "infrastructure" && decision.should_retry) {
-          ++infra;
-          infra_examples.push_back(task + " " + std::to_string(t->status.code) + " " +
-                                   t->status.phrase);
-        }
-        if (a.failed.empty()) {
-          a.failed =
-              cause.object + " (task " + task + ", attempt " + std::to_string(t->attempt) + ")";
-          a.reason = CompletionText(t->status);
-          a.message = t->diagnostics.empty() ? t->detail : t->diagnostics;
-          a.rule = "task retryPolicy of " + role.name + " (" + PolicyWords(role.retry) + ")";
-          a.action = decision.should_retry ? "retry the task" : "complete the task";
-          a.counted = decision.accountable;
-        }
-      }
-      a.causes.push_back(std::move(cause));
-    }
-    if (id == current_id) current_counts = counts;
-    if (seen.completed) {
-      RetryDecision decision =
-          ShouldRetry(fw.retry, seen.status, seen.before, kFrameworkMinConflictDelaySec,
-                      kFrameworkMaxConflictDelaySec);
-      RetryCounters after = seen.before;
-      if (decision.should_retry) {
-        ++after.total;
-        if (decision.accountable) ++after.accountable;
-      }
-      std::string trigger = seen.trigger_message.empty() ? computed.message : seen.trigger_message;
-      std::string trigger_task =
-          seen.trigger_role.empty()
-              ? computed_trigger
-              : seen.trigger_role + "/" + std::to_string(std::max<int64_t>(seen.trigger_index, 0));
-      if (seen.status.code == -210) {
-        a.rule = "executionType Stop";
-      } else if (!trigger.empty()) {
-        a.rule = "FrameworkAttemptCompletionPolicy: " + trigger +
-                 (trigger_task.empty() ? "" : " (task " + trigger_task + ")");
-      }
-      if (a.failed.empty() && !seen.status.type.succeeded) {
-        a.reason = CompletionText(seen.status);
-        a.message = seen.diagnostics;
-      }
-      a.action = decision.should_retry ? "retry the Framework" : "complete the Framework";
-      a.counted = decision.accountable;
-      a.outcome = decision.should_retry
-                      ? "retried -> FrameworkAttempt " + std::to_string(after.total) +
-                            DelayWords(decision, seen.retry_delay) + " (" +
-                            CountedWords(decision, after, Limit(fw.retry)) + "): " + decision.reason
-                      : "Completed " +
-                            std::string(seen.status.type.succeeded ? "Succeeded" : "Failed") +
-                            ": " + CompletionText(seen.status) + ": " + decision.reason;
-      if (decision.should_retry) {
-        if (!decision.accountable) ++free_retries;
-        if (Category(seen.status) == "infrastructure") ++infra;
-        attempt_codes[seen.status.code].push_back(id);
-        auto next = attempts.find(id + 1);
-        if (next != attempts.end()) gaps.emplace_back(seen.ended, next->second.started);
-      }
-      if (id == current_id) will_retry = decision.should_retry;
-      if (seen.status.type.succeeded && failed_tasks > 0 && seen.status.code == 0 &&
-          seen.trigger_message.rfind("CompletedTaskCount", 0) == 0) {
-        false_success.push_back("FrameworkAttempt " + std::to_string(id) +
-                                " completed Succeeded "
-                                "though " +
-                                std::to_string(failed_tasks) + " task(s) failed");
-      }
-    } else {
-      a.outcome = state.empty() ? "running" : state;
-    }
-    d.timeline.push_back(std::move(a));
-  }
-  if (!missing_tasks.empty()) {
-    std::string list;
-    for (const std::string& m : missing_tasks) list += (list.empty() ? "" : ", ") + m;
-    d.notes.push_back("task attempts not in the dump: " + list);
-  }
-
-  // --- State and budgets
-  // --------------------------------------------------------------------------
-  const FrameworkAttemptSeen* current =
-      attempts.count(current_id) ? &attempts.at(current_id) : nullptr;
-  d.health = HealthOf(state, current, will_retry, task_retried_now, fw.execution_type);
-  d.state = state.empty() ? "Unknown" : state;
-  if (current != nullptr && current->completed) d.state += ": " + CompletionText(current->status);
-  if (current != nullptr && current->completed && !current->trigger_message.empty())
-    d.state += " (" + current->trigger_message + ")";
-  d.state +=
-      "; FrameworkAttempt " + std::to_string(current_id) + ", accountableRetriedCount " +
-      std::to_string(fw_counters.accountable) + " of " +
-      (Limit(fw.retry) < 0 ? std::string("unlimited") : std::to_string(fw.retry.max_retry_count));
-  if (const Node* rps = FindPath(status, {"retryPolicyStatus"}); rps != nullptr) {
-    int64_t delay = 0;
-    if (ReadInt(rps->Find("retryDelaySec"), &delay))
-      d.state += "; next attempt after " + std::to_string(delay) + "s";
-  }
-  if (!fw.execution_type.empty()) d.conditions.push_back("executionType " + fw.execution_type);
-  if (std::string t = Text(FindPath(status, {"transitionTime"})); !t.empty())
-    d.conditions.push_back((state.empty() ? std::string("Unknown") : state) + " since " + t);
-
-  BudgetCounter budget{"", "accountableRetriedCount", fw_counters.accountable, Limit(fw.retry), ""};
-  budget.note = "totalRetriedCount " + std::to_string(fw_counters.total) + " (" +
-                std::to_string(fw_counters.total - fw_counters.accountable) + " not counted); " +
-                PolicyWords(fw.retry) +
-                (fw.retry.max_retry_count == -2   ? ": retries after success too"
-                 : fw.retry.max_retry_count == -1 ? ": retries every failure"
-                                                  : "");
-  d.budgets.push_back(std::move(budget));
-  if (current != nullptr) {
-    std::set<std::pair<int, int64_t>> listed;
-    for (auto it = current->tasks.rbegin(); it != current->tasks.rend(); ++it) {
-      const TaskAttemptSeen& t = it->second;
-      if (t.attempt == 0 || !listed.insert({t.role, t.index}).second) continue;
-      const FrameworkTaskRole& role = fw.task_roles[t.role];
-      d.budgets.push_back({role.name + "/" + std::to_string(t.index), "accountableRetriedCount",
-                           t.before.accountable, Limit(role.retry),
-                           "task attempt " + std::to_string(t.attempt) + " (totalRetriedCount " +
-                               std::to_string(t.before.total) +
-                               "); resets with every FrameworkAttempt"});
-    }
-  }
-
-  // --- What happens next ------------------------------------------------------------------------
-  if (state == "Completed") {
-    d.notes.push_back("the Framework is Completed: final, nothing happens next");
-  } else if (current != nullptr && current->completed) {
-    d.notes.push_back("FrameworkAttempt " + std::to_string(current_id) + " is completed: " +
-                      (will_retry ? "the next thing is its retry" : "the Framework completes"));
-  } else if (current != nullptr && !current->completed) {
-    for (size_t r = 0; r < fw.task_roles.size(); ++r) {
-      const FrameworkTaskRole& role = fw.task_roles[r];
-      // The role's running task with the most counted retries: the nearest to its limit.
-      const TaskAttemptSeen* pick = nullptr;
-      for (const auto& [key, t] : current->tasks) {
-        if (t.role != static_cast<int>(r) || t.completed) continue;
-        if (pick == nullptr || t.before.accountable > pick->before.accountable) pick = &t;
-      }
-      RetryCounters counters = pick != nullptr ? pick->before : RetryCounters{};
-      int64_t index = pick != nullptr ? pick->index : 0;
-      if (pick == nullptr && role.task_number <= 0) continue;
-      for (const Sample& sample : Samples()) {
-        NextStep n;
-        n.scope = role.name + "/" + std::to_string(index);
-        n.reason = sample.words;
-        RetryDecision decision = ShouldRetry(role.retry, sample.status, counters, 0, 0);
-        n.rule = "task retryPolicy (" + PolicyWords(role.retry) + "): " + decision.reason;
-        if (decision.should_retry) {
-          RetryCounters after = counters;
-          ++after.total;
-          if (decision.accountable) ++after.accountable;
-          n.action = "retry the task";
-          n.counts = decision.accountable;
-          n.effect = "task attempt " + std::to_string(after.total) + " (" +
-                     CountedWords(decision, after, Limit(role.retry)) + ")";
-          d.next.push_back(std::move(n));
-          continue;
-        }
-        n.action = "complete the task";
-        CompletionCounts counts = current_counts;
-        CountCompletion(&counts, r, sample.status);
-        AttemptVerdict v = CheckCompletionPolicy(fw, counts, r, sample.status);
-        if (!v.complete) {
-          n.effect = "the FrameworkAttempt goes on (" + std::to_string(counts.completed) + " of " +
-                     std::to_string(counts.total) + " tasks completed)";
-          d.next.push_back(std::move(n));
-          continue;
-        }
-        RetryDecision fwd =
-            ShouldRetry(fw.retry, v.status, fw_counters, kFrameworkMinConflictDelaySec,
-                        kFrameworkMaxConflictDelaySec);
-        RetryCounters after = fw_counters;
-        if (fwd.should_retry) {
-          ++after.total;
-          if (fwd.accountable) ++after.accountable;
-        }
-        n.counts = fwd.should_retry && fwd.accountable;
-        n.effect =
-            v.message + ": the FrameworkAttempt completes " +
-            (v.status.type.succeeded ? "Succeeded" : "Failed") + "; " +
-            (fwd.should_retry ? "the Framework retries it (FrameworkAttempt " +
-                                    std::to_string(after.total) + DelayWords(fwd, std::nullopt) +
-                                    ", " + CountedWords(fwd, after, Limit(fw.retry)) + ")"
-                              : "the Framework completes: " + fwd.reason);
-        d.next.push_back(std::move(n));
-      }
-    }
-  }
-
-  // --- Hazards ----------------------------------------------------------------------------------
-  for (const auto& [task, codes] : codes_by_task) {
-    std::map<std::string, int> same;
-    for (const std::string& c : codes) ++same[c];
-    for (const auto& [code, n] : same) {
-      if (n < 2) continue;
-      d.hazards.push_back({"restart-loop", "task " + fw.task_roles[task.first].name + "/" +
-                                               std::to_string(task.second) + " completed " +
-                                               std::to_string(n) + " times with " + code +
-                                               ": a retry does not change the outcome"});
-    }
-  }
-  for (const auto& [code, ids] : attempt_codes) {
-    if (ids.size() < 2) continue;
-    d.hazards.push_back({"restart-loop", std::to_string(ids.size()) +
-                                             " FrameworkAttempts ended with code " +
-                                             std::to_string(code) + " and were retried"});
-  }
-  if (infra > 0) {
-    std::string list;
-    for (const std::string& e : infra_examples) list += (list.empty() ? "" : ", ") + e;
-    d.hazards.push_back(
-        {"infrastructure-restarts", std::to_string(infra) + (infra == 1 ? " retry" : " retries") +
-                                        " followed failures of the pod's environment, not of its "
-                                        "containers" +
-                                        (list.empty() ? "" : " (" + list + ")")});
-  }
-  if (free_retries > 0) {
-    d.hazards.push_back(
-        {"free-retries", std::to_string(free_retries) +
-                             (free_retries == 1 ? " retry was" : " retries were") +
-                             " not counted (Transient failures under "
-                             "fancyRetryPolicy): maxRetryCount does not bound them"});
-  }
-  for (const std::string& f : false_success) {
-    d.hazards.push_back({"success-despite-failures",
-                         f + ": no task role has minFailedTaskCount >= 1, so the attempt "
-                             "succeeds once every task completed"});
-  }
-  int64_t gap_seconds = 0;
-  int timed = 0;
-  for (const auto& [ended, started] : gaps) {
-    int64_t from = 0, to = 0;
-    if (ParseKubeTime(ended, &from) && ParseKubeTime(started, &to) && to >= from) {
-      gap_seconds += to - from;
-      ++timed;
-    }
-  }
-  if (timed > 0) {
-    d.hazards.push_back({"restart-time", std::to_string(timed) + " framework retr" +
-                                             (timed == 1 ? "y" : "ies") + " took " +
-                                             FormatDuration(static_cast<double>(gap_seconds)) +
-                                             " from the attempt's completion to the next start"});
-  }
-  std::vector<std::string> pending;
-  for (const Node& o : dump.objects) {
-    if (o.StringOr("kind") != "Pod" || !ApiGroup(o).empty()) continue;
-    if (LabelOf(o, "FC_FRAMEWORK_NAME") != name) continue;
-    if (!d.namespace_name.empty() && !ObjectNamespace(o).empty() &&
-        ObjectNamespace(o) != d.namespace_name)
-      continue;
-    if (Text(FindPath(&o, {"status", "phase"})) != "Pending") continue;
-    std::string why;
-    if (const Node* conditions = FindPath(&o, {"status", "conditions"});
-        conditions && conditions->is_seq()) {
-      for (const Node& c : conditions->items) {
-        if (c.StringOr("type") == "PodScheduled" && c.StringOr("status") == "False")
-          why = std::string(c.StringOr("reason")) + ": " + std::string(c.StringOr("message"));
-      }
-    }
-    pending.push_back(std::string(ObjectName(o)) + (why.empty() ? "" : " (" + why + ")"));
-  }
-  if (!pending.empty()) {
-    std::string list;
-    for (const std::string& p : pending) list += (list.empty() ? "" : ", ") + p;
-    d.hazards.push_back(
-        {"pods-pending", std::to_string(pending.size()) + " pod(s) Pending: " + list});
-  }
+  const FrameworkView view = ReadFrameworkView(copies, name, &d);
+  NoteMissingAttempts(view, &d);
+  const FrameworkHistory history = AddTimeline(view, &d);
+  AddHealthAndState(view, history, &d);
+  AddBudgets(view, &d);
+  AddWhatHappensNext(view, history, &d);
+  AddHazards(dump, name, view, history, &d);
   *out = std::move(d);
   return true;
 }

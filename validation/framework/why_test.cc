@@ -2,28 +2,16 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/why_test_util.h"
 #include "validation/framework/replay.h"
 #include "validation/framework/types.h"
 
 namespace jobset {
 namespace {
-
-WorkloadDump LoadDump(const std::string& file) {
-  std::ifstream in(std::string(JOBSET_SOURCE_DIR) + "/tests/why/" + file, std::ios::binary);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  WorkloadDump dump;
-  std::string error;
-  REQUIRE_MESSAGE(ParseWorkloadDump(text.str(), {}, &dump, &error), error);
-  return dump;
-}
 
 Diagnosis Diagnose(const WorkloadDump& dump, std::string_view name) {
   Diagnosis d;
@@ -115,7 +103,7 @@ void CheckAgreement(const WorkloadDump& dump, const Diagnosis& d,
 }
 
 TEST_CASE("framework why: a transient eviction retried for free, then success") {
-  const WorkloadDump dump = LoadDump("framework-transient-then-success.json");
+  const WorkloadDump dump = LoadWhyDump("framework-transient-then-success.json");
   const Diagnosis d = Diagnose(dump, "trainfw");
   CHECK(d.kind == "Framework");
   CHECK(d.namespace_name == "ml");
@@ -160,7 +148,7 @@ TEST_CASE("framework why: a transient eviction retried for free, then success") 
 }
 
 TEST_CASE("framework why: free transient task retries, then a Permanent code stops retrying") {
-  const WorkloadDump dump = LoadDump("framework-permanent-stops.json");
+  const WorkloadDump dump = LoadWhyDump("framework-permanent-stops.json");
   const Diagnosis d = Diagnose(dump, "infer");
   CHECK(d.health == Health::kFailed);
   REQUIRE(d.timeline.size() == 1);
@@ -196,7 +184,7 @@ TEST_CASE("framework why: free transient task retries, then a Permanent code sto
 }
 
 TEST_CASE("framework why: mid-attempt, what one more completion does at the current counters") {
-  WorkloadDump dump = LoadDump("framework-permanent-stops.json");
+  WorkloadDump dump = LoadWhyDump("framework-permanent-stops.json");
   // The dump as it was before the last copy: worker/0 retried once, worker/1 running.
   size_t copies = 0;
   std::vector<Node> kept;
@@ -269,7 +257,7 @@ TEST_CASE("framework why: a Transient Conflict completion waits for its retry de
 }
 
 TEST_CASE("framework why: missing attempts are listed, a missing Framework is an error") {
-  WorkloadDump dump = LoadDump("framework-transient-then-success.json");
+  WorkloadDump dump = LoadWhyDump("framework-transient-then-success.json");
   Diagnosis d;
   std::string error;
   CHECK_FALSE(DiagnoseFramework(dump, "nope", &d, &error));
@@ -304,21 +292,35 @@ TEST_CASE("framework why: any part of a dump left out still gives an answer, nev
       {"framework-transient-then-success.json", "trainfw"},
       {"framework-permanent-stops.json", "infer"}};
   for (const auto& [file, name] : dumps) {
-    const WorkloadDump whole = LoadDump(file);
-    for (size_t left_out = 0; left_out < whole.objects.size(); ++left_out) {
-      CAPTURE(file);
-      CAPTURE(left_out);
-      WorkloadDump part;
-      for (size_t i = 0; i < whole.objects.size(); ++i)
-        if (i != left_out) part.objects.push_back(whole.objects[i]);
-      Diagnosis d;
-      std::string error;
-      const bool ok = DiagnoseFramework(part, name, &d, &error);
-      // Only leaving out the workload itself (its last copy, when there are several) fails.
-      CHECK(ok == error.empty());
-      if (ok) CHECK(!d.state.empty());
-    }
+    const WorkloadDump whole = LoadWhyDump(file);
+    CAPTURE(file);
+    // Only leaving out the workload itself (its last copy, when there are several) fails.
+    CheckEveryPartLeftOut(whole, [&](const WorkloadDump& part, Diagnosis* d, std::string* error) {
+      return DiagnoseFramework(part, name, d, error);
+    });
   }
+}
+
+TEST_CASE("framework why: a Pending pod says why it waits, as the other kinds say it") {
+  // The readings every kind shares (core/dump_history): the PodScheduled=False condition.
+  WorkloadDump dump = LoadWhyDump("framework-transient-then-success.json");
+  WorkloadDump pod;
+  std::string error;
+  REQUIRE(ParseWorkloadDump(R"({"apiVersion":"v1","kind":"Pod",
+      "metadata":{"name":"trainfw-worker-1","labels":{"FC_FRAMEWORK_NAME":"trainfw"}},
+      "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
+        "reason":"Unschedulable","message":"0/2 nodes are available"}]}})",
+                            {}, &pod, &error));
+  dump.objects.push_back(pod.objects[0]);
+  const Diagnosis d = Diagnose(dump, "trainfw");
+  bool seen = false;
+  for (const Hazard& h : d.hazards) {
+    seen = seen || (h.id == "pods-pending" &&
+                    h.text ==
+                        "1 pod(s) Pending: trainfw-worker-1 (Unschedulable: 0/2 nodes are "
+                        "available)");
+  }
+  CHECK(seen);
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <string_view>
 
 #include "validation/core/name_index.h"
+#include "validation/core/strings.h"
 #include "validation/sim/fault_mix.h"
-#include "validation/sim/text.h"
 
 namespace jobset {
 namespace {
@@ -63,8 +63,9 @@ bool BindFaultMix(const PreparedPolicy& policy, std::span<const FaultKind> fault
     if (rjob_of.slots.empty()) rjob_of = BuildNameIndex(policy.rjob_names);
     const int r = FindName(rjob_of, policy.rjob_names, kind.rjob_name);
     if (r < 0) {
-      *error = "fault mix: unknown replicated job " + QuoteGo(kind.rjob_name) + " for reason " +
-               QuoteGo(kind.reason) + " (replicated jobs: " + RjobList(policy) + ")";
+      *error = "fault mix: unknown replicated job " + GoQuotePrintable(kind.rjob_name) +
+               " for reason " + GoQuotePrintable(kind.reason) +
+               " (replicated jobs: " + RjobList(policy) + ")";
       return false;
     }
     rjobs->push_back(r);

@@ -8,9 +8,9 @@
 #include <span>
 #include <unordered_map>
 
+#include "validation/core/strings.h"
 #include "validation/jobset/message_set.h"
 #include "validation/sim/random.h"
-#include "validation/sim/text.h"
 
 namespace jobset {
 namespace {
@@ -533,11 +533,11 @@ std::string ValidateAndBind(const PreparedPolicy& policy, const JobSet& js,
   if (model.faults.empty()) return "the fault mix is empty";
   for (const FaultKind& kind : model.faults) {
     if (!(kind.weight > 0) || !std::isfinite(kind.weight)) {
-      return "fault kind " + QuoteGo(kind.reason) + ": weight must be positive";
+      return "fault kind " + GoQuotePrintable(kind.reason) + ": weight must be positive";
     }
     if (kind.rjob_name.empty() &&
         (kind.rjob < -1 || kind.rjob >= static_cast<int>(policy.rjob_names.size()))) {
-      return "fault kind " + QuoteGo(kind.reason) + ": replicated job index " +
+      return "fault kind " + GoQuotePrintable(kind.reason) + ": replicated job index " +
              std::to_string(kind.rjob) + " out of range";
     }
   }

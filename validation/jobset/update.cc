@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "validation/core/dump_history.h"
 #include "validation/core/field_path.h"
 #include "validation/core/k8s_names.h"
 #include "validation/jobset/defaults.h"
@@ -19,19 +20,6 @@ namespace {
 constexpr char kRJobs[] = "spec.replicatedJobs";
 constexpr char kImmutable[] = "Value is immutable";
 constexpr char kFieldImmutable[] = "field is immutable";
-
-// The value under `key` of a mapping; a null value counts as absent (kube-apiserver prunes
-// nulls, and Go decodes them as nil).
-const Node* Get(const Node* n, std::string_view key) {
-  if (!n || !n->is_map()) return nullptr;
-  const Node* c = n->Find(key);
-  return c && !c->is_null() ? c : nullptr;
-}
-
-const Node* GetPath(const Node* n, std::initializer_list<std::string_view> keys) {
-  for (std::string_view k : keys) n = Get(n, k);
-  return n;
-}
 
 // --- Equalities --------------------------------------------------------------------------------
 
@@ -69,10 +57,10 @@ bool CelMapListEqual(const Node& a, const Node& b, std::string_view key) {
   // The first item of `b` under each key, so that pairing n items costs O(n), not O(n^2).
   std::unordered_map<std::string, const Node*> b_by_key;
   for (const Node& other : b.items) {
-    if (const Node* ok = Get(&other, key)) b_by_key.emplace(CanonicalKey(*ok), &other);
+    if (const Node* ok = FindPresent(&other, key)) b_by_key.emplace(CanonicalKey(*ok), &other);
   }
   for (const Node& item : a.items) {
-    const Node* k = Get(&item, key);
+    const Node* k = FindPresent(&item, key);
     if (!k) return CelEqual(a, b);  // Not keyed after all: compare in order.
     auto other = b_by_key.find(CanonicalKey(*k));
     if (other == b_by_key.end() || !CelEqual(item, *other->second)) return false;
@@ -139,7 +127,7 @@ void Erase(Node* map, std::string_view key) {
 // mappings on the way, or dropping the field when `src` has none.
 void CopyFrom(const Node& src, Node* dst, std::initializer_list<std::string_view> keys) {
   const Node* value = &src;
-  for (std::string_view k : keys) value = Get(value, k);
+  for (std::string_view k : keys) value = FindPresent(value, k);
   Node* at = dst;
   size_t depth = 0;
   for (std::string_view k : keys) {
@@ -161,17 +149,8 @@ void CopyFrom(const Node& src, Node* dst, std::initializer_list<std::string_view
   }
 }
 
-bool ConditionTrue(const Node& object, std::string_view type) {
-  const Node* conditions = GetPath(&object, {"status", "conditions"});
-  if (!conditions || !conditions->is_seq()) return false;
-  for (const Node& c : conditions->items) {
-    if (c.StringOr("type") == type && c.StringOr("status") == "True") return true;
-  }
-  return false;
-}
-
 bool Suspended(const Node* spec) {
-  const Node* s = Get(spec, "suspend");
+  const Node* s = FindPresent(spec, "suspend");
   return s && s->is_bool() && s->boolean;
 }
 
@@ -182,11 +161,11 @@ std::string Int(const Node& n) { return n.is_int() ? std::to_string(n.integer) :
 std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node& new_object) {
   std::vector<Finding> out;
   FindingSink sink(new_object, &out);
-  const Node* old_spec = Get(&old_object, "spec");
-  const Node* new_spec = Get(&new_object, "spec");
+  const Node* old_spec = FindPresent(&old_object, "spec");
+  const Node* new_spec = FindPresent(&new_object, "spec");
   auto check = [&](std::string_view key, std::string_view type) {
-    const Node* o = Get(old_spec, key);
-    const Node* n = Get(new_spec, key);
+    const Node* o = FindPresent(old_spec, key);
+    const Node* n = FindPresent(new_spec, key);
     if (o && n && !CelEqual(*o, *n)) {
       sink.Field(kUpdateImmutable, "spec." + std::string(key), "Invalid value", GoQuote(type),
                  kImmutable);
@@ -195,24 +174,24 @@ std::vector<Finding> ValidateTransitionRules(const Node& old_object, const Node&
   // The CRD's property order.
   check("failurePolicy", "object");
   check("network", "object");
-  const Node* old_rjs = Get(old_spec, "replicatedJobs");
-  const Node* new_rjs = Get(new_spec, "replicatedJobs");
+  const Node* old_rjs = FindPresent(old_spec, "replicatedJobs");
+  const Node* new_rjs = FindPresent(new_spec, "replicatedJobs");
   if (old_rjs && new_rjs && old_rjs->is_seq() && new_rjs->is_seq()) {
     // replicatedJobs is a list-type=map keyed by name: CEL pairs each new item with the old
     // item of the same name (the last one, should names repeat), found through a hash map so
     // that n items cost O(n).
     std::unordered_map<std::string, const Node*> old_by_name;
     for (const Node& o : old_rjs->items) {
-      if (const Node* old_name = Get(&o, "name")) old_by_name[CanonicalKey(*old_name)] = &o;
+      if (const Node* old_name = FindPresent(&o, "name")) old_by_name[CanonicalKey(*old_name)] = &o;
     }
     for (size_t i = 0; i < new_rjs->items.size(); ++i) {
       const Node& item = new_rjs->items[i];
-      const Node* name = Get(&item, "name");
+      const Node* name = FindPresent(&item, "name");
       if (!name) continue;
       auto found = old_by_name.find(CanonicalKey(*name));
       const Node* old_item = found == old_by_name.end() ? nullptr : found->second;
-      const Node* o = Get(old_item, "dependsOn");
-      const Node* n = Get(&item, "dependsOn");
+      const Node* o = FindPresent(old_item, "dependsOn");
+      const Node* n = FindPresent(&item, "dependsOn");
       if (o && n && !CelMapListEqual(*o, *n, "name")) {
         sink.Field(kUpdateImmutable, Index(kRJobs, i) + ".dependsOn", "Invalid value",
                    GoQuote("array"), kImmutable);
@@ -229,23 +208,23 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
                                            const FeatureGates& gates) {
   std::vector<Finding> out;
   FindingSink sink(new_object, &out);
-  const Node* old_spec = Get(&old_object, "spec");
-  const Node* new_spec = Get(&new_object, "spec");
-  const Node* old_rjs = Get(old_spec, "replicatedJobs");
-  const Node* new_rjs = Get(new_spec, "replicatedJobs");
+  const Node* old_spec = FindPresent(&old_object, "spec");
+  const Node* new_spec = FindPresent(&new_object, "spec");
+  const Node* old_rjs = FindPresent(old_spec, "replicatedJobs");
+  const Node* new_rjs = FindPresent(new_spec, "replicatedJobs");
 
   // Step 1: a copy of the new list to mask, and the old replicated jobs by name.
   Node munged = new_rjs ? *new_rjs : Node();
   std::unordered_map<std::string, const Node*> old_by_name;
   if (old_rjs && old_rjs->is_seq()) {
     for (const Node& rj : old_rjs->items) {
-      if (const Node* name = Get(&rj, "name"); name && name->is_string()) {
+      if (const Node* name = FindPresent(&rj, "name"); name && name->is_string()) {
         old_by_name[name->text] = &rj;  // Later duplicates win, as in Go's map.
       }
     }
   }
   auto old_for = [&](const Node& rj) -> const Node* {
-    const Node* name = Get(&rj, "name");
+    const Node* name = FindPresent(&rj, "name");
     if (!name || !name->is_string()) return nullptr;
     auto it = old_by_name.find(name->text);
     return it == old_by_name.end() ? nullptr : it->second;
@@ -255,19 +234,19 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
   // Step 2: elastic parallelism and completions of Indexed jobs.
   if (gates.elastic_jobset && listed) {
     const bool terminal =
-        ConditionTrue(old_object, "Completed") || ConditionTrue(old_object, "Failed");
+        TrueCondition(old_object, "Completed") || TrueCondition(old_object, "Failed");
     for (size_t i = 0; i < new_rjs->items.size(); ++i) {
       const Node& rj = new_rjs->items[i];
       const Node* old_rj = old_for(rj);
       if (!old_rj) continue;  // A new replicated job: step 4 reports it.
-      const Node* job_spec = GetPath(&rj, {"template", "spec"});
-      const Node* old_job_spec = GetPath(old_rj, {"template", "spec"});
-      const Node* mode = Get(job_spec, "completionMode");
+      const Node* job_spec = FindPresentPath(&rj, {"template", "spec"});
+      const Node* old_job_spec = FindPresentPath(old_rj, {"template", "spec"});
+      const Node* mode = FindPresent(job_spec, "completionMode");
       if (!mode || !mode->is_string() || mode->text != "Indexed") continue;
-      const Node* p = Get(job_spec, "parallelism");
-      const Node* c = Get(job_spec, "completions");
-      const bool p_changed = !OptionalEqual(p, Get(old_job_spec, "parallelism"));
-      const bool c_changed = !OptionalEqual(c, Get(old_job_spec, "completions"));
+      const Node* p = FindPresent(job_spec, "parallelism");
+      const Node* c = FindPresent(job_spec, "completions");
+      const bool p_changed = !OptionalEqual(p, FindPresent(old_job_spec, "parallelism"));
+      const bool c_changed = !OptionalEqual(c, FindPresent(old_job_spec, "completions"));
       const std::string path = Index(kRJobs, i) + ".template.spec";
       if (p_changed || c_changed) {
         if (terminal) {
@@ -316,8 +295,8 @@ std::vector<Finding> ValidateWebhookUpdate(const Node& old_object, const Node& n
   }
 
   // Step 5: managedBy is immutable.
-  const Node* managed_by = Get(new_spec, "managedBy");
-  if (!OptionalEqual(managed_by, Get(old_spec, "managedBy"))) {
+  const Node* managed_by = FindPresent(new_spec, "managedBy");
+  if (!OptionalEqual(managed_by, FindPresent(old_spec, "managedBy"))) {
     sink.Field(kUpdateManagedByImmutable, "spec.managedBy", "Invalid value",
                managed_by ? RenderValue(*managed_by) : "null", kFieldImmutable);
   }

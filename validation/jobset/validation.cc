@@ -30,8 +30,6 @@ constexpr int64_t kMaxInt32 = 2147483647;
 constexpr char kRJobs[] = "spec.replicatedJobs";
 constexpr char kRules[] = "spec.failurePolicy.rules";
 
-std::string Str(int64_t v) { return std::to_string(v); }
-
 // "[0 1]", as Go prints a []int.
 std::string GoIntList(const std::vector<size_t>& v) {
   std::string s = "[";
@@ -176,7 +174,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N, con
                         "characters",
                         GoQuote(group), sink);
   // The longest child Job name.
-  std::string job_name = N + "-" + rj.name + "-" + Str(rj.replicas - 1);
+  std::string job_name = N + "-" + rj.name + "-" + std::to_string(rj.replicas - 1);
   DNS1035WithOwnTooLong(kReplicatedJobJobName, Child(base, "name"), job_name,
                         "JobSet name is too long, job names generated for this JobSet will "
                         "exceed 63 characters",
@@ -184,7 +182,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N, con
   // The longest pod name of an Indexed Job: reported with the job name as the value, as upstream
   // does.
   if (rj.completion_mode.value_or("Indexed") == "Indexed" && rj.completions) {
-    std::string pod_name = job_name + "-" + Str(*rj.completions - 1) + "-abcde";
+    std::string pod_name = job_name + "-" + std::to_string(*rj.completions - 1) + "-abcde";
     for (std::string e : DNS1035LabelErrors(pod_name)) {
       if (e.find("must be no more than 63 characters") != std::string::npos) {
         e = "JobSet name is too long, pod names generated for this JobSet will exceed 63 "
@@ -209,7 +207,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N, con
     std::string spec = Child(base, "template.spec");
     if (!rj.backoff_limit || *rj.backoff_limit != kMaxInt32) {
       sink->Field(kInPlaceRestartBackoffLimit, Child(spec, "backoffLimit"), "Invalid value",
-                  rj.backoff_limit ? Str(*rj.backoff_limit) : "null",
+                  rj.backoff_limit ? std::to_string(*rj.backoff_limit) : "null",
                   "replicatedJob " + rj.name +
                       ": must be set to 2147483647 (MaxInt32) when in-place restart is enabled");
     }
@@ -221,7 +219,7 @@ void ValidateReplicatedJob(const JobSet& js, size_t i, const std::string& N, con
     }
     if (!rj.completions || !rj.parallelism || *rj.completions != *rj.parallelism) {
       sink->Field(kInPlaceRestartCompletionsParallelism, Child(spec, "completions"),
-                  "Invalid value", rj.completions ? Str(*rj.completions) : "null",
+                  "Invalid value", rj.completions ? std::to_string(*rj.completions) : "null",
                   "replicatedJob " + rj.name +
                       ": completions and parallelism must be set and equal to each other when "
                       "in-place restart is enabled");
@@ -263,7 +261,7 @@ void ValidateFailurePolicy(const JobSet& js, const RJobNames& rjobs, const Featu
     std::string base = Index(kRules, i);
     if (r.name.empty() || r.name.size() > 128) {
       sink->Plain(kFailurePolicyRuleName, Child(base, "name"),
-                  "invalid failure policy rule name of length " + Str(r.name.size()) +
+                  "invalid failure policy rule name of length " + std::to_string(r.name.size()) +
                       ", the rule name must be at least 1 characters long and at most 128 "
                       "characters long");
     }
@@ -316,21 +314,22 @@ void ValidateCoordinator(const JobSet& js, const std::string& N, FindingSink* si
     sink->Plain(kCoordinatorUnknownReplicatedJob, Child(base, "replicatedJob"),
                 "coordinator replicatedJob " + c.replicated_job + " does not exist");
   } else if (c.job_index < 0 || c.job_index >= rj->replicas) {
-    sink->Plain(
-        kCoordinatorJobIndex, Child(base, "jobIndex"),
-        "coordinator job index " + Str(c.job_index) + " is invalid for replicatedJob " + rj->name);
+    sink->Plain(kCoordinatorJobIndex, Child(base, "jobIndex"),
+                "coordinator job index " + std::to_string(c.job_index) +
+                    " is invalid for replicatedJob " + rj->name);
   } else if (rj->completion_mode.value_or("Indexed") != "Indexed" || !rj->completions) {
     sink->Plain(kCoordinatorNotIndexed, Child(base, "replicatedJob"),
                 "job for coordinator pod must be indexed completion mode, and completions "
                 "number must be set");
   } else if (c.pod_index < 0 || c.pod_index >= *rj->completions) {
     sink->Plain(kCoordinatorPodIndex, Child(base, "podIndex"),
-                "coordinator pod index " + Str(c.pod_index) + " is invalid for replicatedJob " +
-                    rj->name + " job index " + Str(c.job_index));
+                "coordinator pod index " + std::to_string(c.pod_index) +
+                    " is invalid for replicatedJob " + rj->name + " job index " +
+                    std::to_string(c.job_index));
   }
   std::string subdomain = js.subdomain && !js.subdomain->empty() ? *js.subdomain : N;
-  std::string endpoint = N + "-" + c.replicated_job + "-" + Str(c.job_index) + "-" +
-                         Str(c.pod_index) + "." + subdomain;
+  std::string endpoint = N + "-" + c.replicated_job + "-" + std::to_string(c.job_index) + "-" +
+                         std::to_string(c.pod_index) + "." + subdomain;
   std::vector<std::string> errs = LabelValueErrors(endpoint);
   if (!errs.empty()) {
     std::string joined;

@@ -1,7 +1,6 @@
 #include "validation/jobset/why.h"
 
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <map>
 #include <set>
@@ -10,6 +9,8 @@
 #include <utility>
 
 #include "validation/core/batch_job.h"
+#include "validation/core/dump_history.h"
+#include "validation/core/strings.h"
 #include "validation/jobset/analysis.h"
 #include "validation/jobset/policy_engine.h"
 #include "validation/jobset/types.h"
@@ -34,52 +35,16 @@ bool IsActionEvent(std::string_view reason) {
          reason == "FailJobSetFailurePolicyAction" || reason == "ReachedMaxRestarts";
 }
 
-int64_t ParseInt(std::string_view text, int64_t fallback) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  return ec == std::errc() && p == text.data() + text.size() && !text.empty() ? v : fallback;
-}
-
-int64_t IntField(const Node* map, std::string_view key, int64_t fallback = 0) {
-  const Node* v = map == nullptr ? nullptr : map->Find(key);
-  return v != nullptr && v->is_int() ? v->integer : fallback;
-}
-
-std::string Str(std::string_view s) { return std::string(s); }
-
-// The first condition of `object` (status.conditions) of `type` with status True, or nullptr.
-const Node* TrueCondition(const Node& object, std::string_view type) {
-  const Node* conditions = FindPath(&object, {"status", "conditions"});
-  if (conditions == nullptr || !conditions->is_seq()) return nullptr;
-  for (const Node& c : conditions->items) {
-    if (c.StringOr("type") == type && c.StringOr("status") == "True") return &c;
-  }
-  return nullptr;
-}
-
 // How the Job controller ended the Job (jobset_controller.go classifies by the first True
 // condition of type Complete or Failed): "Failed", "Complete" or "".
 std::string_view JobFinish(const Node& job) {
-  const Node* conditions = FindPath(&job, {"status", "conditions"});
-  if (conditions == nullptr || !conditions->is_seq()) return {};
+  const Node* conditions = FindSeq(job.Find("status"), "conditions");
+  if (conditions == nullptr) return {};
   for (const Node& c : conditions->items) {
     std::string_view type = c.StringOr("type");
     if ((type == "Failed" || type == "Complete") && c.StringOr("status") == "True") return type;
   }
   return {};
-}
-
-std::string EventTimeOf(const Node& event) {
-  for (std::string_view key : {"lastTimestamp", "eventTime", "firstTimestamp"}) {
-    std::string_view t = event.StringOr(key);
-    if (!t.empty()) return Str(t);
-  }
-  return {};
-}
-
-std::string_view EventNote(const Node& event) {
-  std::string_view m = event.StringOr("message");
-  return m.empty() ? event.StringOr("note") : m;
 }
 
 // "<js>-<rjob>-<index>" back to (rjob, index), trying the spec's names; false when it is not.
@@ -90,7 +55,7 @@ bool ParseChildName(std::string_view job, std::string_view js,
   std::string_view rest = job.substr(js.size() + 1);
   size_t dash = rest.rfind('-');
   if (dash == std::string_view::npos) return false;
-  int64_t i = ParseInt(rest.substr(dash + 1), -1);
+  int64_t i = ParseInt64Or(rest.substr(dash + 1), -1);
   if (i < 0) return false;
   for (size_t r = 0; r < rjobs.size(); ++r) {
     if (rjobs[r] == rest.substr(0, dash)) {
@@ -129,66 +94,75 @@ std::vector<std::string> RjobNames(const JobSet& js) {
   return names;
 }
 
-bool CollectSteps(const WorkloadDump& dump, const Node& js_object, const JobSet& js,
-                  std::vector<std::vector<DumpedFailure>>* steps) {
+// The failures of the child Jobs the dump shows with a Failed=True condition; adds their uids
+// to `uids`.
+std::vector<DumpedFailure> FailedChildJobs(const WorkloadDump& dump, const Node& js_object,
+                                           const std::vector<std::string>& rjobs,
+                                           std::set<std::string>* uids) {
   std::string_view name = ObjectName(js_object);
-  std::vector<std::string> rjobs = RjobNames(js);
   std::vector<DumpedFailure> failures;
-  std::set<std::string> uids;
   for (const Node* job : ChildJobs(dump, js_object)) {
     if (JobFinish(*job) != "Failed") continue;
     const Node* c = TrueCondition(*job, "Failed");
     DumpedFailure f;
-    f.job = Str(ObjectName(*job));
-    f.uid = Str(ObjectUid(*job));
+    f.job = std::string(ObjectName(*job));
+    f.uid = std::string(ObjectUid(*job));
     std::string_view rjob_label = LabelOf(*job, kRjobLabel);
     auto it = std::find(rjobs.begin(), rjobs.end(), rjob_label);
-    f.index = ParseInt(LabelOf(*job, kJobIndexLabel), -1);
+    f.index = ParseInt64Or(LabelOf(*job, kJobIndexLabel), -1);
     if (it == rjobs.end() || f.index < 0) {
       if (!ParseChildName(f.job, name, rjobs, &f.rjob, &f.index)) continue;
     } else {
       f.rjob = static_cast<int>(it - rjobs.begin());
     }
-    f.reason = Str(c->StringOr("reason"));
-    f.message = Str(c->StringOr("message"));
-    f.time = Str(c->StringOr("lastTransitionTime"));
-    if (!f.uid.empty()) uids.insert(f.uid);
+    f.reason = std::string(c->StringOr("reason"));
+    f.message = std::string(c->StringOr("message"));
+    f.time = std::string(c->StringOr("lastTransitionTime"));
+    if (!f.uid.empty()) uids->insert(f.uid);
     failures.push_back(std::move(f));
   }
-  // Jobs deleted by a restart: the Warning event the Job controller emitted when each failed.
+  return failures;
+}
+
+// Adds to `failures` the child Jobs deleted by a restart: the Warning event the Job controller
+// emitted when each failed (skipping the Jobs already there, by uid or by what they say).
+void AddFailureEvents(const WorkloadDump& dump, std::string_view name,
+                      const std::vector<std::string>& rjobs, std::set<std::string>* uids,
+                      std::vector<DumpedFailure>* failures) {
   const std::vector<std::string>& reasons = JobFailureReasons();
   for (const Node& event : dump.objects) {
     if (event.StringOr("kind") != "Event" || event.StringOr("type") != "Warning") continue;
-    const Node* about = event.Find("involvedObject");
-    if (about == nullptr) about = event.Find("regarding");
+    const Node* about = EventSubject(event);
     if (about == nullptr || about->StringOr("kind") != "Job") continue;
     std::string_view reason = event.StringOr("reason");
     if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) continue;
     DumpedFailure f;
-    f.job = Str(about->StringOr("name"));
-    f.uid = Str(about->StringOr("uid"));
+    f.job = std::string(about->StringOr("name"));
+    f.uid = std::string(about->StringOr("uid"));
     if (!ParseChildName(f.job, name, rjobs, &f.rjob, &f.index)) continue;
-    if (!f.uid.empty() && uids.count(f.uid)) continue;
-    f.reason = Str(reason);
-    f.message = Str(EventNote(event));
-    f.time = EventTimeOf(event);
-    bool seen = std::any_of(failures.begin(), failures.end(), [&](const DumpedFailure& g) {
+    if (!f.uid.empty() && uids->count(f.uid)) continue;
+    f.reason = std::string(reason);
+    f.message = std::string(EventNote(event));
+    f.time = EventTime(event);
+    bool seen = std::any_of(failures->begin(), failures->end(), [&](const DumpedFailure& g) {
       return (f.uid.empty() || g.uid.empty()) && g.job == f.job && g.reason == f.reason &&
              g.message == f.message && g.time == f.time;
     });
     if (seen) continue;
-    if (!f.uid.empty()) uids.insert(f.uid);
-    failures.push_back(std::move(f));
+    if (!f.uid.empty()) uids->insert(f.uid);
+    failures->push_back(std::move(f));
   }
-  for (DumpedFailure& f : failures) f.seconds = Rfc3339Seconds(f.time);
-  std::stable_sort(failures.begin(), failures.end(),
-                   [](const DumpedFailure& a, const DumpedFailure& b) {
-                     return a.seconds != b.seconds ? a.seconds < b.seconds : a.job < b.job;
-                   });
+}
+
+// Groups `failures` (oldest first) into steps: a step ends at the first failure-policy event of
+// JobSet `name` at or after its failures; after the last such event, by second.
+void GroupIntoSteps(const WorkloadDump& dump, std::string_view name,
+                    std::vector<DumpedFailure> failures,
+                    std::vector<std::vector<DumpedFailure>>* steps) {
   std::vector<int64_t> actions;
   for (const Node* event : EventsFor(dump, "JobSet", name)) {
     if (IsActionEvent(event->StringOr("reason")))
-      actions.push_back(Rfc3339Seconds(EventTimeOf(*event)));
+      actions.push_back(KubeTimeSeconds(EventTime(*event)));
   }
   std::sort(actions.begin(), actions.end());
   constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
@@ -202,17 +176,30 @@ bool CollectSteps(const WorkloadDump& dump, const Node& js_object, const JobSet&
     current = key;
     steps->back().push_back(std::move(f));
   }
-  return true;
 }
 
-// --- Status -----------------------------------------------------------------------------------
+// The failures of the JobSet's child Jobs in `dump`, oldest first, grouped into steps (as
+// JobSetFailureSteps).
+void CollectSteps(const WorkloadDump& dump, const Node& js_object, const JobSet& js,
+                  std::vector<std::vector<DumpedFailure>>* steps) {
+  const std::vector<std::string> rjobs = RjobNames(js);
+  std::set<std::string> uids;
+  std::vector<DumpedFailure> failures = FailedChildJobs(dump, js_object, rjobs, &uids);
+  AddFailureEvents(dump, ObjectName(js_object), rjobs, &uids, &failures);
+  for (DumpedFailure& f : failures) f.seconds = KubeTimeSeconds(f.time);
+  std::stable_sort(failures.begin(), failures.end(),
+                   [](const DumpedFailure& a, const DumpedFailure& b) {
+                     return a.seconds != b.seconds ? a.seconds < b.seconds : a.job < b.job;
+                   });
+  GroupIntoSteps(dump, ObjectName(js_object), std::move(failures), steps);
+}
 
 // The JobSet status counters as the engine's state (restarts, budgets, per-job counts).
 ControllerState StateFromStatus(const Node& js, const PreparedPolicy& policy) {
   ControllerState state;
   const Node* status = js.Find("status");
-  state.restarts = IntField(status, "restarts");
-  state.restarts_count_towards_max = IntField(status, "restartsCountTowardsMax");
+  state.restarts = IntOr(status, "restarts");
+  state.restarts_count_towards_max = IntOr(status, "restartsCountTowardsMax");
   state.job_restarts.resize(policy.rjob_names.size());
   state.job_restarts_count_towards_max.resize(policy.rjob_names.size());
   const Node* rjs = status == nullptr ? nullptr : status->Find("replicatedJobsStatus");
@@ -246,15 +233,13 @@ ControllerState StateFromStatus(const Node& js, const PreparedPolicy& policy) {
 }
 
 std::string ConditionLine(const Node& c) {
-  std::string line = Str(c.StringOr("type")) + "=" + Str(c.StringOr("status"));
+  std::string line = std::string(c.StringOr("type")) + "=" + std::string(c.StringOr("status"));
   std::string_view reason = c.StringOr("reason");
-  if (!reason.empty()) line += " " + Str(reason);
+  if (!reason.empty()) line += " " + std::string(reason);
   std::string_view message = c.StringOr("message");
-  if (!message.empty()) line += ": " + Str(message);
+  if (!message.empty()) line += ": " + std::string(message);
   return line;
 }
-
-// --- Causes -------------------------------------------------------------------------------------
 
 bool InfrastructureReason(std::string_view reason) {
   static const char* const kInfra[] = {"Evicted",
@@ -286,20 +271,19 @@ std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailur
     std::string_view owner_uid = LabelOf(*pod, "batch.kubernetes.io/controller-uid");
     if (!f.uid.empty() && !owner_uid.empty() && owner_uid != f.uid) continue;
     const Node* status = pod->Find("status");
-    std::string node =
-        Str(FindPath(pod, {"spec", "nodeName"}) ? FindPath(pod, {"spec", "nodeName"})->text
-                                                : std::string());
-    std::string on_node = node.empty() ? "" : " on node " + node;
-    std::string object = "Pod " + Str(ObjectName(*pod));
+    const std::string on_node = OnNodeWords(*pod);
+    std::string object = "Pod " + std::string(ObjectName(*pod));
     std::string_view pod_reason = status == nullptr ? "" : status->StringOr("reason");
     if (const Node* d = TrueCondition(*pod, "DisruptionTarget")) {
       causes.push_back({object,
-                        "disrupted (" + Str(d->StringOr("reason")) +
-                            "): " + Str(d->StringOr("message")) + on_node,
+                        "disrupted (" + std::string(d->StringOr("reason")) +
+                            "): " + std::string(d->StringOr("message")) + on_node,
                         "infrastructure"});
     } else if (!pod_reason.empty() && InfrastructureReason(pod_reason)) {
-      causes.push_back({object, Str(pod_reason) + ": " + Str(status->StringOr("message")) + on_node,
-                        "infrastructure"});
+      causes.push_back(
+          {object,
+           std::string(pod_reason) + ": " + std::string(status->StringOr("message")) + on_node,
+           "infrastructure"});
     }
     // A container stopped by the disruption or eviction exits because of it.
     bool disrupted = !causes.empty() && causes.back().object == object;
@@ -309,12 +293,12 @@ std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailur
       const Node* term = FindPath(&cs, {"state", "terminated"});
       if (term == nullptr) term = FindPath(&cs, {"lastState", "terminated"});
       if (term == nullptr) continue;
-      int64_t code = IntField(term, "exitCode");
+      int64_t code = IntOr(term, "exitCode");
       if (code == 0) continue;
-      std::string text =
-          "container " + Str(cs.StringOr("name")) + " exited with code " + std::to_string(code);
+      std::string text = "container " + std::string(cs.StringOr("name")) + " exited with code " +
+                         std::to_string(code);
       std::string_view why = term->StringOr("reason");
-      if (!why.empty() && why != "Error") text += " (" + Str(why) + ")";
+      if (!why.empty() && why != "Error") text += " (" + std::string(why) + ")";
       causes.push_back({object, text + (disrupted ? " (stopped by the disruption)" : "") + on_node,
                         disrupted ? "infrastructure" : "application"});
     }
@@ -323,17 +307,17 @@ std::vector<FailureCause> PodCauses(const WorkloadDump& dump, const DumpedFailur
   // The Pods are gone: their Warning events in the attempt's window.
   for (const Node& event : dump.objects) {
     if (event.StringOr("kind") != "Event" || event.StringOr("type") != "Warning") continue;
-    const Node* about = event.Find("involvedObject");
-    if (about == nullptr) about = event.Find("regarding");
+    const Node* about = EventSubject(event);
     if (about == nullptr || about->StringOr("kind") != "Pod") continue;
     std::string_view pod = about->StringOr("name");
     if (pod.size() <= f.job.size() || pod.substr(0, f.job.size()) != f.job ||
         pod[f.job.size()] != '-')
       continue;
-    int64_t t = Rfc3339Seconds(EventTimeOf(event));
+    int64_t t = KubeTimeSeconds(EventTime(event));
     if (t > f.seconds || t <= window_start) continue;
     std::string_view reason = event.StringOr("reason");
-    causes.push_back({"Pod " + Str(pod), Str(reason) + ": " + Str(EventNote(event)),
+    causes.push_back({"Pod " + std::string(pod),
+                      std::string(reason) + ": " + std::string(EventNote(event)),
                       InfrastructureReason(reason)                    ? "infrastructure"
                       : reason == "OOMKilling" || reason == "BackOff" ? "application"
                                                                       : ""});
@@ -398,7 +382,7 @@ std::string RuleText(const PreparedPolicy& policy, int rule) {
 
 std::string PassOutcomeText(const PreparedPolicy& policy, const PassOutcome& p,
                             std::string_view stuck_error) {
-  if (p.stuck) return "stuck: " + Str(stuck_error);
+  if (p.stuck) return "stuck: " + std::string(stuck_error);
   if (p.reached_max) return "failed: ReachedMaxRestarts";
   if (p.no_policy) return "failed: FailedJobs";
   switch (p.action) {
@@ -443,7 +427,7 @@ std::string Effect(const PreparedPolicy& policy, const ControllerState& state, c
 }
 
 std::string ActionText(const PreparedPolicy& policy, PolicyAction action) {
-  return policy.has_failure_policy ? Str(ActionName(action)) : "FailJobSet";
+  return policy.has_failure_policy ? std::string(ActionName(action)) : "FailJobSet";
 }
 
 void AddNextSteps(const PreparedPolicy& policy, const JobSet& js, const ControllerState& state,
@@ -530,45 +514,422 @@ void AddHazards(const std::vector<std::pair<int64_t, int64_t>>& restarting, Diag
   }
 }
 
-}  // namespace
+// What every step of DiagnoseJobSet reads: the JobSet decoded, its child Jobs, the gates and
+// policy the engine runs with, and the counters its status shows.
+struct JobSetView {
+  const Node* object = nullptr;
+  const Node* status = nullptr;  ///< status, nullptr when absent.
+  std::string name;
+  JobSet js;
+  std::vector<const Node*> jobs;  ///< The child Jobs, by name.
+  FeatureGates gates;
+  bool in_place = false;  ///< restartStrategy InPlaceRestart.
+  PreparedPolicy policy;
+  ControllerState status_state;  ///< The status counters as the engine's state.
+  int64_t status_restarts = 0;   ///< status.restarts.
+  int64_t status_counted = 0;    ///< status.restartsCountTowardsMax.
+};
 
-int64_t Rfc3339Seconds(std::string_view t) {
-  if (t.size() < 19 || t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != 't') ||
-      t[13] != ':' || t[16] != ':')
-    return 0;
-  int64_t y = ParseInt(t.substr(0, 4), -1), mo = ParseInt(t.substr(5, 2), -1),
-          d = ParseInt(t.substr(8, 2), -1), h = ParseInt(t.substr(11, 2), -1),
-          mi = ParseInt(t.substr(14, 2), -1), s = ParseInt(t.substr(17, 2), -1);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || mi < 0 || s < 0) return 0;
-  // Days from civil (Howard Hinnant's algorithm).
-  y -= mo <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  int64_t days = era * 146097 + doe - 719468;
-  int64_t secs = days * 86400 + h * 3600 + mi * 60 + s;
-  size_t pos = 19;
-  if (pos < t.size() && t[pos] == '.') {
-    ++pos;
-    while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9') ++pos;
+// What the replay of the recorded failures found.
+struct JobSetReplay {
+  ControllerState state;  ///< The engine's state after every recorded failure.
+  /// (failure that restarted the JobSet, all Jobs ready again), in seconds.
+  std::vector<std::pair<int64_t, int64_t>> restarting;
+  std::string previous_end;  ///< When the attempt that runs now started.
+  bool engine_stuck = false;
+  std::string stuck_error;
+};
+
+// Reads the JobSet and fills the identity of `out`. Gate RestartJob is taken as on (with a
+// note) when a child Job carries the job-restart-attempt label; InPlaceRestart when the JobSet
+// uses that strategy.
+JobSetView ReadJobSetView(const WorkloadDump& dump, const Node& object, const FeatureGates& given,
+                          Diagnosis* out) {
+  JobSetView v;
+  v.object = &object;
+  v.status = object.Find("status");
+  v.name = std::string(ObjectName(object));
+  v.js = DecodeJobSet(object);
+  out->kind = "JobSet";
+  out->api_version = std::string(object.StringOr("apiVersion"));
+  out->namespace_name = std::string(ObjectNamespace(object));
+  out->name = v.name;
+  v.jobs = ChildJobs(dump, object);
+  v.gates = given;
+  if (!v.gates.restart_job) {
+    for (const Node* job : v.jobs) {
+      if (!LabelOf(*job, kJobRestartAttemptLabel).empty()) {
+        v.gates.restart_job = true;
+        out->notes.push_back(
+            "feature gate RestartJob taken as on: the child Jobs carry the "
+            "jobset.sigs.k8s.io/job-restart-attempt label, which only that gate writes");
+        break;
+      }
+    }
   }
-  if (pos + 6 == t.size() && (t[pos] == '+' || t[pos] == '-')) {
-    int64_t oh = ParseInt(t.substr(pos + 1, 2), 0), om = ParseInt(t.substr(pos + 4, 2), 0);
-    secs -= (t[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
-  }
-  return secs;
+  v.in_place = v.js.failure_policy && v.js.failure_policy->restart_strategy == "InPlaceRestart";
+  if (v.in_place) v.gates.in_place_restart = true;
+  v.policy = PreparePolicy(v.js, v.gates);
+  v.status_state = StateFromStatus(object, v.policy);
+  v.status_restarts = IntOr(v.status, "restarts");
+  v.status_counted = IntOr(v.status, "restartsCountTowardsMax");
+  return v;
 }
+
+// Adds one line per status condition ("Failed=True ReachedMaxRestarts: ...") to `out`.
+void AddConditionLines(const Node& object, Diagnosis* out) {
+  const Node* conditions = FindSeq(object.Find("status"), "conditions");
+  if (conditions == nullptr) return;
+  for (const Node& c : conditions->items) out->conditions.push_back(ConditionLine(c));
+}
+
+// The times of the JobSet's JobsReady events, in seconds, oldest first.
+std::vector<int64_t> JobsReadyTimes(const WorkloadDump& dump, std::string_view name) {
+  std::vector<int64_t> times;
+  for (const Node* event : EventsFor(dump, "JobSet", name)) {
+    if (event->StringOr("reason") == "JobsReady") {
+      times.push_back(KubeTimeSeconds(EventTime(*event)));
+    }
+  }
+  return times;
+}
+
+// Adds to `out` the attempt each pass of one replayed step ended (reads the step's failures,
+// the pods' causes in `dump`, the engine's outcome); moves the start of the running attempt in
+// `replay` when a pass restarted the JobSet.
+void AddStepAttempts(const WorkloadDump& dump, const JobSetView& view,
+                     const std::vector<DumpedFailure>& step, const StepOutcome& outcome,
+                     int64_t restarts_before, const std::vector<int64_t>& ready_times,
+                     int64_t* previous_seconds, JobSetReplay* replay, Diagnosis* out) {
+  const PreparedPolicy& policy = view.policy;
+  for (const PassOutcome& p : outcome.passes) {
+    const DumpedFailure* f = nullptr;
+    for (const DumpedFailure& g : step)
+      if (g.rjob == p.rjob && g.index == p.index && f == nullptr) f = &g;
+    Attempt a;
+    a.number = restarts_before;
+    a.started = replay->previous_end;
+    if (f != nullptr) {
+      a.ended = f->time;
+      a.failed = "Job " + f->job;
+      a.reason = f->reason;
+      a.message = f->message;
+      a.causes = PodCauses(dump, *f, *previous_seconds);
+      JobMessageCauses(*f, &a.causes);
+    }
+    a.rule = RuleText(policy, p.rule);
+    a.action = p.stuck ? "none (" + ActionText(policy, p.action) + " errors)"
+                       : ActionText(policy, p.action);
+    a.counted = p.counted;
+    a.outcome = PassOutcomeText(policy, p, outcome.stuck_error);
+    restarts_before = p.restarts;
+    if (f != nullptr &&
+        (p.action == PolicyAction::kRestartJobSet ||
+         p.action == PolicyAction::kRestartJobSetAndIgnoreMaxRestarts) &&
+        !p.reached_max && !p.stuck && policy.has_failure_policy) {
+      auto ready = std::lower_bound(ready_times.begin(), ready_times.end(), f->seconds);
+      if (ready != ready_times.end()) replay->restarting.push_back({f->seconds, *ready});
+      replay->previous_end = f->time;
+      *previous_seconds = f->seconds;
+    }
+    out->timeline.push_back(std::move(a));
+  }
+}
+
+// Adds to the last attempt of `out` the failures of a step that no pass chose: discarded with a
+// restart, or left once the JobSet ended.
+void AddDiscardedFailures(const std::vector<DumpedFailure>& step, const StepOutcome& outcome,
+                          Diagnosis* out) {
+  for (size_t k = 0; k < step.size() && k < outcome.fates.size(); ++k) {
+    if (outcome.fates[k] == FailureFate::kDiscarded && !out->timeline.empty()) {
+      out->timeline.back().causes.push_back(
+          {"Job " + step[k].job,
+           "also failed (" + step[k].reason + "); discarded with the restart or the JobSet's end",
+           ""});
+    }
+  }
+}
+
+// Replays the failures the dump records through the failure-policy engine, step by step; adds
+// one attempt per decision to the timeline of `out` (and a note per failure the engine
+// refused).
+JobSetReplay ReplayRecordedFailures(const WorkloadDump& dump, const JobSetView& view,
+                                    Diagnosis* out) {
+  JobSetReplay replay;
+  std::vector<std::vector<DumpedFailure>> steps;
+  CollectSteps(dump, *view.object, view.js, &steps);
+  const std::vector<int64_t> ready_times = JobsReadyTimes(dump, view.name);
+  replay.previous_end =
+      std::string(StringValue(FindPath(view.object, {"metadata", "creationTimestamp"})));
+  int64_t previous_seconds = KubeTimeSeconds(replay.previous_end);
+  for (const auto& step : steps) {
+    std::vector<JobFailure> failures;
+    for (size_t k = 0; k < step.size(); ++k) {
+      const DumpedFailure& f = step[k];
+      failures.push_back(
+          JobFailure{f.rjob, f.index, f.reason, f.message, f.seconds * 1000 + int64_t(k)});
+    }
+    const int64_t restarts_before = replay.state.restarts;
+    StepOutcome outcome = ApplyFailures(view.policy, &replay.state, failures);
+    if (!outcome.error.empty()) {
+      out->notes.push_back("a recorded failure could not be replayed: " + outcome.error);
+      continue;
+    }
+    AddStepAttempts(dump, view, step, outcome, restarts_before, ready_times, &previous_seconds,
+                    &replay, out);
+    AddDiscardedFailures(step, outcome, out);
+    if (outcome.stuck) {
+      replay.engine_stuck = true;
+      replay.stuck_error = outcome.stuck_error;
+    }
+  }
+  return replay;
+}
+
+// Adds a note to `out` when the replayed counters (`replayed`) differ from the status: the
+// dump has lost older failures.
+void NoteReplayAgainstStatus(const JobSetView& view, const ControllerState& replayed,
+                             Diagnosis* out) {
+  if (replayed.restarts == view.status_restarts &&
+      replayed.restarts_count_towards_max == view.status_counted) {
+    return;
+  }
+  out->notes.push_back(
+      "the failures recorded in this dump replay to restarts " + std::to_string(replayed.restarts) +
+      " (restartsCountTowardsMax " + std::to_string(replayed.restarts_count_towards_max) +
+      ") but the status says " + std::to_string(view.status_restarts) + " (" +
+      std::to_string(view.status_counted) +
+      "): older failures are no longer recorded (events expire, by default after an hour)");
+}
+
+// The child Jobs of the current restart attempt (restart-attempt label at least status.restarts).
+int64_t CurrentAttemptJobs(const JobSetView& view) {
+  int64_t current = 0;
+  for (const Node* job : view.jobs) {
+    if (ParseInt64Or(LabelOf(*job, kRestartAttemptLabel), -1) >= view.status_restarts) ++current;
+  }
+  return current;
+}
+
+// The JobSet's last JobCreationFailed event, or nullptr.
+const Node* LastJobCreationFailure(const WorkloadDump& dump, std::string_view name) {
+  const Node* found = nullptr;
+  for (const Node* event : EventsFor(dump, "JobSet", name)) {
+    if (event->StringOr("reason") == "JobCreationFailed") found = event;
+  }
+  return found;
+}
+
+// Sets the health and the state line of `out` from the JobSet's conditions, spec.suspend, the
+// replay's verdict, a JobCreationFailed event (a hazard too) and the ready Jobs.
+void AddHealthAndState(const WorkloadDump& dump, const JobSetView& view, const JobSetReplay& replay,
+                       Diagnosis* out) {
+  const Node* failed = TrueCondition(*view.object, "Failed");
+  const Node* completed = TrueCondition(*view.object, "Completed");
+  const Node* restarting = TrueCondition(*view.object, "RestartingJobSet");
+  int64_t replicas = 0;
+  for (const ReplicatedJob& rj : view.js.replicated_jobs) replicas += rj.replicas;
+  int64_t ready = 0;
+  if (const Node* rjs = FindSeq(view.status, "replicatedJobsStatus")) {
+    for (const Node& r : rjs->items) ready += IntOr(&r, "ready") + IntOr(&r, "succeeded");
+  }
+  const int64_t current_jobs = CurrentAttemptJobs(view);
+  const Node* creation_failed = LastJobCreationFailure(dump, view.name);
+  if (failed != nullptr) {
+    out->health = Health::kFailed;
+    out->state = "Failed: " + std::string(failed->StringOr("reason")) + " (" +
+                 std::string(failed->StringOr("message")) + ")";
+  } else if (completed != nullptr) {
+    out->health = Health::kSucceeded;
+    out->state = "Completed: " + std::string(completed->StringOr("reason"));
+  } else if (view.js.suspend) {
+    out->health = Health::kSuspended;
+    out->state = "Suspended (spec.suspend is true): no Job runs";
+  } else if (replay.engine_stuck) {
+    out->health = Health::kStuck;
+    out->state = "Stuck: " + replay.stuck_error;
+  } else if (creation_failed != nullptr && current_jobs < replicas) {
+    out->health = Health::kStuck;
+    std::string note = std::string(EventNote(*creation_failed));
+    out->state = "Stuck: " + std::to_string(replicas - current_jobs) + " of " +
+                 std::to_string(replicas) + " child Jobs cannot be created";
+    out->hazards.push_back(
+        {"job-creation-failed",
+         "JobCreationFailed: " + note.substr(0, note.find('\n')) +
+             " (the controller retries forever; the JobSet never fails for this)"});
+  } else if (restarting != nullptr) {
+    out->health = Health::kRestarting;
+    out->state = "Restarting: " + std::string(restarting->StringOr("reason")) + " (" +
+                 std::string(restarting->StringOr("message")) + ")";
+  } else {
+    out->health = Health::kHealthy;
+    out->state = "Running: " + std::to_string(ready) + " of " + std::to_string(replicas) +
+                 " Jobs ready or succeeded";
+  }
+}
+
+// Adds the restart budgets to `out`, from the status (the replay may lack expired history): the
+// JobSet's, and one per Job restarted by RestartJob; a note when there is no failure policy.
+void AddBudgets(const JobSetView& view, Diagnosis* out) {
+  const PreparedPolicy& policy = view.policy;
+  if (!policy.has_failure_policy) {
+    out->notes.push_back("no failure policy: the first failed Job fails the JobSet");
+    return;
+  }
+  const ControllerState& status_state = view.status_state;
+  BudgetCounter b;
+  b.name = "restartsCountTowardsMax";
+  b.used = CountedRestarts(policy, status_state);
+  b.limit = policy.max_restarts;
+  int64_t free = view.status_restarts - view.status_counted;
+  b.note = "status.restarts " + std::to_string(view.status_restarts) + ", of which " +
+           std::to_string(free) + " did not count";
+  if (view.gates.restart_job && status_state.job_restarts_count_towards_max_sum > 0) {
+    b.note += "; includes " + std::to_string(status_state.job_restarts_count_towards_max_sum) +
+              " counted Job restarts (RestartJob)";
+  }
+  out->budgets.push_back(std::move(b));
+  for (size_t r = 0; r < policy.rjob_names.size(); ++r) {
+    const auto& counts = status_state.job_restarts[r];
+    for (size_t i = 0; i < counts.size(); ++i) {
+      if (counts[i] == 0) continue;
+      BudgetCounter jb;
+      jb.scope = policy.rjob_names[r] + "/" + std::to_string(i);
+      jb.name = "jobRestartsCountTowardsMax";
+      const auto& counted = status_state.job_restarts_count_towards_max[r];
+      jb.used = i < counted.size() ? counted[i] : 0;
+      jb.limit = policy.max_restarts;
+      jb.note = "jobRestarts " + std::to_string(counts[i]) + "; shares the JobSet's budget";
+      out->budgets.push_back(std::move(jb));
+    }
+  }
+}
+
+// What the JobSet's Pods show of restarts in place: the highest container restartCount, where,
+// and the containers whose last run failed.
+struct InPlaceRestarts {
+  int64_t most = 0;
+  std::string worst;  ///< "Pod P container C", "" when nothing restarted.
+  std::vector<FailureCause> causes;
+};
+
+// Reads the container statuses of JobSet `name`'s Pods in `dump`.
+InPlaceRestarts ReadInPlaceRestarts(const WorkloadDump& dump, std::string_view name) {
+  InPlaceRestarts seen;
+  for (const Node* pod : ObjectsOfKind(dump, "", "Pod")) {
+    if (LabelOf(*pod, kJobSetNameLabel) != name) continue;
+    const Node* cs = FindSeq(pod->Find("status"), "containerStatuses");
+    if (cs == nullptr) continue;
+    for (const Node& c : cs->items) {
+      int64_t n = IntOr(&c, "restartCount");
+      if (n > seen.most) {
+        seen.most = n;
+        seen.worst = "Pod " + std::string(ObjectName(*pod)) + " container " +
+                     std::string(c.StringOr("name"));
+      }
+      const Node* term = FindPath(&c, {"lastState", "terminated"});
+      if (term != nullptr && IntOr(term, "exitCode") != 0) {
+        std::string_view why = term->StringOr("reason");
+        seen.causes.push_back(
+            {"Pod " + std::string(ObjectName(*pod)),
+             "container " + std::string(c.StringOr("name")) + " exited with code " +
+                 std::to_string(IntOr(term, "exitCode")) +
+                 (why.empty() || why == "Error" ? "" : " (" + std::string(why) + ")") +
+                 OnNodeWords(*pod),
+             "application"});
+      }
+    }
+  }
+  return seen;
+}
+
+// For restartStrategy InPlaceRestart (restarts happen inside the Pods): adds to `out` the
+// in-place budget, one attempt per in-place restart attempt of the status, and what one more
+// container exit does.
+void AddInPlaceRestarts(const WorkloadDump& dump, const JobSetView& view, Diagnosis* out) {
+  const PreparedPolicy& policy = view.policy;
+  const InPlaceRestarts seen = ReadInPlaceRestarts(dump, view.name);
+  BudgetCounter b;
+  b.name = "in-place restarts (highest container restartCount)";
+  b.used = seen.most;
+  b.limit = policy.max_restarts;
+  b.note = seen.worst;
+  out->budgets.push_back(std::move(b));
+  const int64_t current = IntOr(view.status, "currentInPlaceRestartAttempt", -1);
+  const int64_t previous = IntOr(view.status, "previousInPlaceRestartAttempt", -1);
+  const int64_t attempts = std::max(current, previous + 1);
+  for (int64_t k = 0; k < attempts; ++k) {
+    Attempt a;
+    a.number = k;
+    a.rule = "restartStrategy InPlaceRestart";
+    a.action = "restart in place";
+    a.counted = true;
+    a.outcome = "restarted in place (attempt " + std::to_string(k + 1) + ")";
+    if (k + 1 == attempts) {
+      a.failed = seen.causes.empty() ? "" : seen.causes.front().object;
+      a.causes = seen.causes;
+    }
+    out->timeline.push_back(std::move(a));
+  }
+  if (TrueCondition(*view.object, "Failed") || TrueCondition(*view.object, "Completed")) return;
+  NextStep s;
+  s.scope = "any Pod";
+  s.reason = "container exit (restarted in place)";
+  s.rule = "restartStrategy InPlaceRestart";
+  s.action = "restart in place";
+  s.counts = true;
+  s.effect = seen.most + 1 > policy.max_restarts
+                 ? "fails the JobSet (ReachedMaxRestarts): restartCount " +
+                       std::to_string(seen.most + 1) + " > maxRestarts " +
+                       std::to_string(policy.max_restarts)
+                 : "restarts in place: restartCount " + std::to_string(seen.most + 1) + " of " +
+                       std::to_string(policy.max_restarts);
+  out->next.push_back(std::move(s));
+}
+
+// Adds the attempt that runs now (started at `started`) to the timeline of `out`, its outcome
+// told by the health already set.
+void AddRunningAttempt(const JobSetView& view, const std::string& started, Diagnosis* out) {
+  Attempt a;
+  a.number = view.status_restarts;
+  if (view.in_place) {
+    a.number = std::max(IntOr(view.status, "currentInPlaceRestartAttempt", 0),
+                        IntOr(view.status, "previousInPlaceRestartAttempt", -1) + 1);
+  }
+  a.started = started;
+  if (const Node* completed = TrueCondition(*view.object, "Completed")) {
+    a.ended = std::string(completed->StringOr("lastTransitionTime"));
+  }
+  a.outcome = out->health == Health::kSucceeded   ? "completed"
+              : out->health == Health::kSuspended ? "suspended"
+              : out->health == Health::kStuck     ? "stuck: child Jobs cannot be created"
+                                                  : "running";
+  out->timeline.push_back(std::move(a));
+}
+
+// Adds what one more failure of each replicated job would do at the status counters; for a
+// terminal JobSet a note instead, and no next step at all.
+void AddWhatHappensNext(const JobSetView& view, Diagnosis* out) {
+  if (out->health == Health::kFailed || out->health == Health::kSucceeded) {
+    out->notes.push_back("the JobSet is terminal: no further failure is handled");
+    out->next.clear();
+    return;
+  }
+  AddNextSteps(view.policy, view.js, view.status_state, out);
+}
+
+}  // namespace
 
 bool JobSetFailureSteps(const WorkloadDump& dump, std::string_view name,
                         std::vector<std::vector<DumpedFailure>>* steps, std::string* error) {
   steps->clear();
   const Node* object = FindJobSet(dump, name);
   if (object == nullptr) {
-    *error = "no JobSet \"" + Str(name) + "\" in the dump";
+    *error = "no JobSet \"" + std::string(name) + "\" in the dump";
     return false;
   }
-  return CollectSteps(dump, *object, DecodeJobSet(*object), steps);
+  CollectSteps(dump, *object, DecodeJobSet(*object), steps);
+  return true;
 }
 
 std::vector<StepSpec> ToReplaySteps(const std::vector<std::vector<DumpedFailure>>& steps,
@@ -589,303 +950,21 @@ bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const Featu
   *out = Diagnosis{};
   const Node* object = FindJobSet(dump, name);
   if (object == nullptr) {
-    *error = "no JobSet \"" + Str(name) + "\" in the dump";
+    *error = "no JobSet \"" + std::string(name) + "\" in the dump";
     return false;
   }
-  JobSet js = DecodeJobSet(*object);
-  out->kind = "JobSet";
-  out->api_version = Str(object->StringOr("apiVersion"));
-  out->namespace_name = Str(ObjectNamespace(*object));
-  out->name = Str(name);
-
-  std::vector<const Node*> jobs = ChildJobs(dump, *object);
-  FeatureGates gates = given;
-  if (!gates.restart_job) {
-    for (const Node* job : jobs) {
-      if (!LabelOf(*job, kJobRestartAttemptLabel).empty()) {
-        gates.restart_job = true;
-        out->notes.push_back(
-            "feature gate RestartJob taken as on: the child Jobs carry the "
-            "jobset.sigs.k8s.io/job-restart-attempt label, which only that gate writes");
-        break;
-      }
-    }
+  const JobSetView view = ReadJobSetView(dump, *object, given, out);
+  AddConditionLines(*object, out);
+  const JobSetReplay replay = ReplayRecordedFailures(dump, view, out);
+  NoteReplayAgainstStatus(view, replay.state, out);
+  AddHealthAndState(dump, view, replay, out);
+  AddBudgets(view, out);
+  if (view.in_place && view.policy.has_failure_policy) AddInPlaceRestarts(dump, view, out);
+  if (out->health != Health::kFailed && !replay.engine_stuck) {
+    AddRunningAttempt(view, replay.previous_end, out);
   }
-  bool in_place = js.failure_policy && js.failure_policy->restart_strategy == "InPlaceRestart";
-  if (in_place) gates.in_place_restart = true;
-  PreparedPolicy policy = PreparePolicy(js, gates);
-  ControllerState status_state = StateFromStatus(*object, policy);
-
-  // Conditions.
-  const Node* conditions = FindPath(object, {"status", "conditions"});
-  if (conditions != nullptr && conditions->is_seq()) {
-    for (const Node& c : conditions->items) out->conditions.push_back(ConditionLine(c));
-  }
-
-  // Replay the recorded failures through the engine.
-  std::vector<std::vector<DumpedFailure>> steps;
-  CollectSteps(dump, *object, js, &steps);
-  ControllerState state;
-  std::vector<std::pair<int64_t, int64_t>> restarting;  // (decision, jobs ready again)
-  std::vector<int64_t> ready_times;
-  for (const Node* event : EventsFor(dump, "JobSet", name)) {
-    if (event->StringOr("reason") == "JobsReady")
-      ready_times.push_back(Rfc3339Seconds(EventTimeOf(*event)));
-  }
-  std::string previous_end = Str(FindPath(object, {"metadata", "creationTimestamp"})
-                                     ? FindPath(object, {"metadata", "creationTimestamp"})->text
-                                     : std::string());
-  int64_t previous_seconds = Rfc3339Seconds(previous_end);
-  bool engine_stuck = false;
-  std::string stuck_error;
-  for (const auto& step : steps) {
-    std::vector<JobFailure> failures;
-    for (size_t k = 0; k < step.size(); ++k) {
-      const DumpedFailure& f = step[k];
-      failures.push_back(
-          JobFailure{f.rjob, f.index, f.reason, f.message, f.seconds * 1000 + int64_t(k)});
-    }
-    int64_t restarts_before = state.restarts;
-    StepOutcome outcome = ApplyFailures(policy, &state, failures);
-    if (!outcome.error.empty()) {
-      out->notes.push_back("a recorded failure could not be replayed: " + outcome.error);
-      continue;
-    }
-    for (const PassOutcome& p : outcome.passes) {
-      const DumpedFailure* f = nullptr;
-      for (const DumpedFailure& g : step)
-        if (g.rjob == p.rjob && g.index == p.index && f == nullptr) f = &g;
-      Attempt a;
-      a.number = restarts_before;
-      a.started = previous_end;
-      if (f != nullptr) {
-        a.ended = f->time;
-        a.failed = "Job " + f->job;
-        a.reason = f->reason;
-        a.message = f->message;
-        a.causes = PodCauses(dump, *f, previous_seconds);
-        JobMessageCauses(*f, &a.causes);
-      }
-      a.rule = RuleText(policy, p.rule);
-      a.action = p.stuck ? "none (" + ActionText(policy, p.action) + " errors)"
-                         : ActionText(policy, p.action);
-      a.counted = p.counted;
-      a.outcome = PassOutcomeText(policy, p, outcome.stuck_error);
-      restarts_before = p.restarts;
-      if (f != nullptr &&
-          (p.action == PolicyAction::kRestartJobSet ||
-           p.action == PolicyAction::kRestartJobSetAndIgnoreMaxRestarts) &&
-          !p.reached_max && !p.stuck && policy.has_failure_policy) {
-        auto ready = std::lower_bound(ready_times.begin(), ready_times.end(), f->seconds);
-        if (ready != ready_times.end()) restarting.push_back({f->seconds, *ready});
-        previous_end = f->time;
-        previous_seconds = f->seconds;
-      }
-      out->timeline.push_back(std::move(a));
-    }
-    // Failures of the step no pass chose: discarded with a restart or left once terminal.
-    for (size_t k = 0; k < step.size() && k < outcome.fates.size(); ++k) {
-      if (outcome.fates[k] == FailureFate::kDiscarded && !out->timeline.empty()) {
-        out->timeline.back().causes.push_back(
-            {"Job " + step[k].job,
-             "also failed (" + step[k].reason + "); discarded with the restart or the JobSet's end",
-             ""});
-      }
-    }
-    if (outcome.stuck) {
-      engine_stuck = true;
-      stuck_error = outcome.stuck_error;
-    }
-  }
-
-  // Does the replay agree with the status?
-  const Node* status = object->Find("status");
-  int64_t status_restarts = IntField(status, "restarts");
-  int64_t status_counted = IntField(status, "restartsCountTowardsMax");
-  if (state.restarts != status_restarts || state.restarts_count_towards_max != status_counted) {
-    out->notes.push_back(
-        "the failures recorded in this dump replay to restarts " + std::to_string(state.restarts) +
-        " (restartsCountTowardsMax " + std::to_string(state.restarts_count_towards_max) +
-        ") but the status says " + std::to_string(status_restarts) + " (" +
-        std::to_string(status_counted) +
-        "): older failures are no longer recorded (events expire, by default after an hour)");
-  }
-
-  // Health and state.
-  const Node* failed = TrueCondition(*object, "Failed");
-  const Node* completed = TrueCondition(*object, "Completed");
-  const Node* restarting_c = TrueCondition(*object, "RestartingJobSet");
-  int64_t replicas = 0;
-  for (const ReplicatedJob& rj : js.replicated_jobs) replicas += rj.replicas;
-  int64_t ready = 0, current_jobs = 0;
-  const Node* rjs = FindPath(object, {"status", "replicatedJobsStatus"});
-  if (rjs != nullptr && rjs->is_seq()) {
-    for (const Node& r : rjs->items) ready += IntField(&r, "ready") + IntField(&r, "succeeded");
-  }
-  for (const Node* job : jobs) {
-    if (ParseInt(LabelOf(*job, kRestartAttemptLabel), -1) >= status_restarts) ++current_jobs;
-  }
-  const Node* creation_failed = nullptr;
-  for (const Node* event : EventsFor(dump, "JobSet", name)) {
-    if (event->StringOr("reason") == "JobCreationFailed") creation_failed = event;
-  }
-  if (failed != nullptr) {
-    out->health = Health::kFailed;
-    out->state = "Failed: " + Str(failed->StringOr("reason")) + " (" +
-                 Str(failed->StringOr("message")) + ")";
-  } else if (completed != nullptr) {
-    out->health = Health::kSucceeded;
-    out->state = "Completed: " + Str(completed->StringOr("reason"));
-  } else if (js.suspend) {
-    out->health = Health::kSuspended;
-    out->state = "Suspended (spec.suspend is true): no Job runs";
-  } else if (engine_stuck) {
-    out->health = Health::kStuck;
-    out->state = "Stuck: " + stuck_error;
-  } else if (creation_failed != nullptr && current_jobs < replicas) {
-    out->health = Health::kStuck;
-    std::string note = Str(EventNote(*creation_failed));
-    out->state = "Stuck: " + std::to_string(replicas - current_jobs) + " of " +
-                 std::to_string(replicas) + " child Jobs cannot be created";
-    out->hazards.push_back(
-        {"job-creation-failed",
-         "JobCreationFailed: " + note.substr(0, note.find('\n')) +
-             " (the controller retries forever; the JobSet never fails for this)"});
-  } else if (restarting_c != nullptr) {
-    out->health = Health::kRestarting;
-    out->state = "Restarting: " + Str(restarting_c->StringOr("reason")) + " (" +
-                 Str(restarting_c->StringOr("message")) + ")";
-  } else {
-    out->health = Health::kHealthy;
-    out->state = "Running: " + std::to_string(ready) + " of " + std::to_string(replicas) +
-                 " Jobs ready or succeeded";
-  }
-
-  // Budgets, from the status (the replay may lack expired history).
-  if (policy.has_failure_policy) {
-    BudgetCounter b;
-    b.name = "restartsCountTowardsMax";
-    b.used = CountedRestarts(policy, status_state);
-    b.limit = policy.max_restarts;
-    int64_t free = status_restarts - status_counted;
-    b.note = "status.restarts " + std::to_string(status_restarts) + ", of which " +
-             std::to_string(free) + " did not count";
-    if (gates.restart_job && status_state.job_restarts_count_towards_max_sum > 0) {
-      b.note += "; includes " + std::to_string(status_state.job_restarts_count_towards_max_sum) +
-                " counted Job restarts (RestartJob)";
-    }
-    out->budgets.push_back(std::move(b));
-    for (size_t r = 0; r < policy.rjob_names.size(); ++r) {
-      const auto& counts = status_state.job_restarts[r];
-      for (size_t i = 0; i < counts.size(); ++i) {
-        if (counts[i] == 0) continue;
-        BudgetCounter jb;
-        jb.scope = policy.rjob_names[r] + "/" + std::to_string(i);
-        jb.name = "jobRestartsCountTowardsMax";
-        const auto& counted = status_state.job_restarts_count_towards_max[r];
-        jb.used = i < counted.size() ? counted[i] : 0;
-        jb.limit = policy.max_restarts;
-        jb.note = "jobRestarts " + std::to_string(counts[i]) + "; shares the JobSet's budget";
-        out->budgets.push_back(std::move(jb));
-      }
-    }
-  } else {
-    out->notes.push_back("no failure policy: the first failed Job fails the JobSet");
-  }
-
-  // InPlaceRestart: restarts happen inside the Pods.
-  if (in_place && policy.has_failure_policy) {
-    int64_t most = 0;
-    std::string worst;
-    std::vector<FailureCause> causes;
-    for (const Node* pod : ObjectsOfKind(dump, "", "Pod")) {
-      if (LabelOf(*pod, kJobSetNameLabel) != name) continue;
-      const Node* cs = FindPath(pod, {"status", "containerStatuses"});
-      if (cs == nullptr || !cs->is_seq()) continue;
-      for (const Node& c : cs->items) {
-        int64_t n = IntField(&c, "restartCount");
-        if (n > most) {
-          most = n;
-          worst = "Pod " + Str(ObjectName(*pod)) + " container " + Str(c.StringOr("name"));
-        }
-        const Node* term = FindPath(&c, {"lastState", "terminated"});
-        if (term != nullptr && IntField(term, "exitCode") != 0) {
-          std::string node = FindPath(pod, {"spec", "nodeName"})
-                                 ? FindPath(pod, {"spec", "nodeName"})->text
-                                 : std::string();
-          std::string_view why = term->StringOr("reason");
-          causes.push_back({"Pod " + Str(ObjectName(*pod)),
-                            "container " + Str(c.StringOr("name")) + " exited with code " +
-                                std::to_string(IntField(term, "exitCode")) +
-                                (why.empty() || why == "Error" ? "" : " (" + Str(why) + ")") +
-                                (node.empty() ? "" : " on node " + node),
-                            "application"});
-        }
-      }
-    }
-    BudgetCounter b;
-    b.name = "in-place restarts (highest container restartCount)";
-    b.used = most;
-    b.limit = policy.max_restarts;
-    b.note = worst.empty() ? "" : worst;
-    out->budgets.push_back(std::move(b));
-    int64_t current = IntField(status, "currentInPlaceRestartAttempt", -1);
-    int64_t previous = IntField(status, "previousInPlaceRestartAttempt", -1);
-    for (int64_t k = 0; k < std::max(current, previous + 1); ++k) {
-      Attempt a;
-      a.number = k;
-      a.rule = "restartStrategy InPlaceRestart";
-      a.action = "restart in place";
-      a.counted = true;
-      a.outcome = "restarted in place (attempt " + std::to_string(k + 1) + ")";
-      if (k + 1 == std::max(current, previous + 1)) {
-        a.failed = causes.empty() ? "" : causes.front().object;
-        a.causes = causes;
-      }
-      out->timeline.push_back(std::move(a));
-    }
-    if (!TrueCondition(*object, "Failed") && !TrueCondition(*object, "Completed")) {
-      NextStep s;
-      s.scope = "any Pod";
-      s.reason = "container exit (restarted in place)";
-      s.rule = "restartStrategy InPlaceRestart";
-      s.action = "restart in place";
-      s.counts = true;
-      s.effect = most + 1 > policy.max_restarts
-                     ? "fails the JobSet (ReachedMaxRestarts): restartCount " +
-                           std::to_string(most + 1) + " > maxRestarts " +
-                           std::to_string(policy.max_restarts)
-                     : "restarts in place: restartCount " + std::to_string(most + 1) + " of " +
-                           std::to_string(policy.max_restarts);
-      out->next.push_back(std::move(s));
-    }
-  }
-
-  // The attempt that runs now.
-  if (out->health != Health::kFailed && !engine_stuck) {
-    Attempt a;
-    a.number = status_restarts;
-    if (in_place) {
-      a.number = std::max(IntField(status, "currentInPlaceRestartAttempt", 0),
-                          IntField(status, "previousInPlaceRestartAttempt", -1) + 1);
-    }
-    a.started = previous_end;
-    if (completed != nullptr) a.ended = Str(completed->StringOr("lastTransitionTime"));
-    a.outcome = out->health == Health::kSucceeded   ? "completed"
-                : out->health == Health::kSuspended ? "suspended"
-                : out->health == Health::kStuck     ? "stuck: child Jobs cannot be created"
-                                                    : "running";
-    out->timeline.push_back(std::move(a));
-  }
-
-  // What happens next.
-  if (out->health == Health::kFailed || out->health == Health::kSucceeded) {
-    out->notes.push_back("the JobSet is terminal: no further failure is handled");
-    out->next.clear();
-  } else {
-    AddNextSteps(policy, js, status_state, out);
-  }
-  AddHazards(restarting, out);
+  AddWhatHappensNext(view, out);
+  AddHazards(replay.restarting, out);
   return true;
 }
 

@@ -50,8 +50,4 @@ std::vector<StepSpec> ToReplaySteps(const std::vector<std::vector<DumpedFailure>
 bool DiagnoseJobSet(const WorkloadDump& dump, std::string_view name, const FeatureGates& gates,
                     Diagnosis* out, std::string* error);
 
-/// Seconds since the epoch of an RFC 3339 time ("2026-11-27T10:00:05Z", fractions and offsets
-/// allowed); 0 when it cannot be read.
-int64_t Rfc3339Seconds(std::string_view time);
-
 }  // namespace jobset

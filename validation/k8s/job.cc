@@ -12,17 +12,6 @@
 namespace jobset {
 namespace {
 
-const Node* Int(const Node& parent, std::string_view key) {
-  const Node* n = parent.Find(key);
-  return n && n->is_int() ? n : nullptr;
-}
-
-// A field the object sets (null is unset, as a Go pointer decoded from it).
-const Node* Set(const Node& parent, std::string_view key) {
-  const Node* n = parent.Find(key);
-  return n && !n->is_null() ? n : nullptr;
-}
-
 // k8s.io/apimachinery field.NotSupported's detail: the values quoted, in the order given
 // (upstream passes a sorted set for the pod failure policy and replacement policy enums).
 std::string Supported(std::initializer_list<const char*> values) {
@@ -82,7 +71,7 @@ void ValidatePodFailurePolicy(const Node& job_spec, const Node& pfp, std::vector
       for (const Node& c : cs->items)
         if (c.is_map()) containers.insert(c.StringOr("name"));
   }
-  const bool per_index = Set(job_spec, "backoffLimitPerIndex") != nullptr;
+  const bool per_index = FindPresent(&job_spec, "backoffLimitPerIndex") != nullptr;
   for (size_t k = 0; k < rules->items.size(); ++k) {
     const Node& rule = rules->items[k];
     if (!rule.is_map()) continue;
@@ -205,7 +194,7 @@ void SuccessPolicy(const Node& job_spec, const Node& sp, std::vector<FieldError>
   if (n > 20) {
     out->push_back({kChildJobSuccessPolicy, rules_path, "Too many", std::to_string(n), AtMost(20)});
   }
-  const Node* completions = Int(job_spec, "completions");
+  const Node* completions = FindInt(&job_spec, "completions");
   for (size_t i = 0; i < n; ++i) {
     const Node& rule = rules->items[i];
     if (!rule.is_map()) continue;
@@ -240,14 +229,14 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
   // validateJobSpec: counts and durations are not negative.
   for (const char* key : {"parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
                           "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"}) {
-    if (const Node* n = Int(job_spec, key); n && n->integer < 0) {
+    if (const Node* n = FindInt(&job_spec, key); n && n->integer < 0) {
       out.push_back({kChildJobNegativeValue, std::string("spec.") + key, "Invalid value",
                      std::to_string(n->integer), "must be greater than or equal to 0"});
     }
   }
   // validateJobSpec: maxFailedIndexes counts the indexes that exhausted backoffLimitPerIndex.
-  const Node* per_index = Set(job_spec, "backoffLimitPerIndex");
-  const Node* max_failed = Set(job_spec, "maxFailedIndexes");
+  const Node* per_index = FindPresent(&job_spec, "backoffLimitPerIndex");
+  const Node* max_failed = FindPresent(&job_spec, "maxFailedIndexes");
   if (max_failed && !per_index) {
     FieldError e{kJobTemplateMaxFailedIndexesWithoutBackoffLimitPerIndex,
                  "spec.backoffLimitPerIndex",
@@ -258,7 +247,7 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
     e.locate = "spec.maxFailedIndexes";
     out.push_back(std::move(e));
   }
-  const Node* mode_set = Set(job_spec, "completionMode");
+  const Node* mode_set = FindPresent(&job_spec, "completionMode");
   if (mode_set && mode_set->is_string() && mode_set->text != "NonIndexed" &&
       mode_set->text != "Indexed") {
     out.push_back({kJobTemplateUnsupportedValue, "spec.completionMode", "Unsupported value",
@@ -268,7 +257,7 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
   // parallelism 1 when only it is; completions unset with parallelism set stays unset.
   const Node* mode = job_spec.Find("completionMode");
   if (mode && mode->is_string() && mode->text == "Indexed") {
-    const Node* parallelism = Int(job_spec, "parallelism");
+    const Node* parallelism = FindInt(&job_spec, "parallelism");
     const Node* completions = job_spec.Find("completions");
     if (parallelism && (!completions || completions->is_null())) {
       out.push_back({kChildJobCompletions, "spec.completions", "Required value", "",
@@ -290,10 +279,10 @@ std::vector<FieldError> ValidateJobSpec(const Node& job_spec, const PodTemplateO
                      "requires indexed completion mode"});
     }
   }
-  const Node* pfp = Set(job_spec, "podFailurePolicy");
+  const Node* pfp = FindPresent(&job_spec, "podFailurePolicy");
   if (pfp && pfp->is_map()) ValidatePodFailurePolicy(job_spec, *pfp, &out);
   // validatePodReplacementPolicy: with a pod failure policy only Failed.
-  if (const Node* prp = Set(job_spec, "podReplacementPolicy"); prp && prp->is_string()) {
+  if (const Node* prp = FindPresent(&job_spec, "podReplacementPolicy"); prp && prp->is_string()) {
     if (pfp && prp->text != "Failed") {
       out.push_back({kJobTemplateUnsupportedValue, "spec.podReplacementPolicy", "Unsupported value",
                      GoQuote(prp->text), Supported({"Failed"})});

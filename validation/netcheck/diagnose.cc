@@ -10,18 +10,6 @@
 namespace jobset {
 namespace {
 
-std::string Number(double v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : ", ") + item;
-  return s;
-}
-
 // The node ids of a round (elapsed first, then any only in the status), in log order.
 std::vector<std::string> RoundIds(const DiagnosedRound& r) {
   std::vector<std::string> ids;
@@ -71,7 +59,7 @@ std::string History(const DiagnosedCycle& c, const std::string& id) {
     std::string entry = "round " + std::to_string(r.round) + ": ";
     bool any = false;
     for (const auto& [node, t] : r.elapsed) {
-      if (node == id) entry += Number(t), any = true;
+      if (node == id) entry += FormatG(t), any = true;
     }
     for (const auto& [node, ok] : r.status) {
       if (node == id) entry += std::string(any ? " " : "") + (ok ? "(ok)" : "(failed)"), any = true;
@@ -153,7 +141,7 @@ void Finish(DiagnosedCycle* c, int check_round, bool last_in_log) {
       }
     } else if (Contains(c->stragglers, id)) {
       e.verdict = "straggler";
-      e.why = "best time " + Number(best) + " > 2 x median " + Number(last.median) + " (" +
+      e.why = "best time " + FormatG(best) + " > 2 x median " + FormatG(last.median) + " (" +
               history + ")";
     } else if (!c->complete && Contains(last.faults, id)) {
       e.verdict = "suspect";

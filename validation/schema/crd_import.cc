@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "validation/core/field_path.h"
+#include "validation/core/strings.h"
 #include "validation/schema/schema_internal.h"
 
 namespace jobset {
@@ -20,11 +21,6 @@ namespace {
 
 /// Whether `n` is the boolean true.
 bool IsTrue(const Node* n) { return n && n->is_bool() && n->boolean; }
-
-/// A string in double quotes with JSON escapes.
-std::string Quote(std::string_view s) {
-  return Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
 
 /// One conversion: the options, and where in the CRD (field path) the schema being converted is.
 struct Converter {
@@ -93,7 +89,7 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
   const bool embedded = IsTrue(in.Find("x-kubernetes-embedded-resource"));
 
   std::vector<std::string> types;
-  if (const Node* type = in.Find("type"); type && !type->is_null()) {
+  if (const Node* type = FindPresent(&in, "type")) {
     static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
                                                               "integer", "number", "boolean"};
     if (!type->is_string() || !kTypes.count(type->text)) {
@@ -304,13 +300,13 @@ const Node* FindCrdSchema(const Node& crd, const std::string& version, std::stri
   if (!error) error = &ignored;
   if (!crd.is_map() || crd.StringOr("kind") != "CustomResourceDefinition" ||
       crd.StringOr("apiVersion").rfind("apiextensions.k8s.io/", 0) != 0) {
-    *error = "not a CustomResourceDefinition (apiVersion " + Quote(crd.StringOr("apiVersion")) +
-             ", kind " + Quote(crd.StringOr("kind")) + ")";
+    *error = "not a CustomResourceDefinition (apiVersion " + JsonQuote(crd.StringOr("apiVersion")) +
+             ", kind " + JsonQuote(crd.StringOr("kind")) + ")";
     return nullptr;
   }
   const Node* meta = crd.Find("metadata");
   const std::string crd_name = meta ? std::string(meta->StringOr("name")) : std::string();
-  const std::string what = "CustomResourceDefinition " + Quote(crd_name);
+  const std::string what = "CustomResourceDefinition " + JsonQuote(crd_name);
   const Node* spec = crd.Find("spec");
   const Node* versions = spec ? spec->Find("versions") : nullptr;
   if (!versions || !versions->is_seq() || versions->items.empty()) {
@@ -329,11 +325,11 @@ const Node* FindCrdSchema(const Node& crd, const std::string& version, std::stri
   if (!chosen) {
     *error = version.empty()
                  ? what + " serves no version"
-                 : what + " has no version " + Quote(version) + " (it has " + names + ")";
+                 : what + " has no version " + JsonQuote(version) + " (it has " + names + ")";
     return nullptr;
   }
   if (!IsTrue(chosen->Find("served"))) {
-    *error = what + " does not serve version " + Quote(version);
+    *error = what + " does not serve version " + JsonQuote(version);
     return nullptr;
   }
   const Node* schema = chosen->Find("schema");
@@ -344,7 +340,7 @@ const Node* FindCrdSchema(const Node& crd, const std::string& version, std::stri
     open_api = validation ? validation->Find("openAPIV3Schema") : nullptr;
   }
   if (!open_api) {
-    *error = what + " version " + Quote(std::string(chosen->StringOr("name"))) +
+    *error = what + " version " + JsonQuote(std::string(chosen->StringOr("name"))) +
              " has no schema.openAPIV3Schema";
     return nullptr;
   }

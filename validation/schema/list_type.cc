@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "validation/core/k8s_names.h"
+#include "validation/core/strings.h"
 
 namespace jobset {
 
@@ -30,13 +31,6 @@ std::optional<Node> ScalarNode(const Json& j) {
   return std::nullopt;
 }
 
-/// The shortest text that reads back as `d`, as Go's %v and %#v print a float64.
-std::string FloatText(double d) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
-}
-
 /// The entries of a mapping by key, the first of each name (as a decoded JSON object keeps one).
 std::map<std::string_view, const Node*> SortedEntries(const Node& n) {
   std::map<std::string_view, const Node*> out;
@@ -55,7 +49,7 @@ std::string GoSharpV(const Node& n) {
     case Node::Kind::kInt:
       return std::to_string(n.integer);
     case Node::Kind::kFloat:
-      return FloatText(n.number);
+      return ShortestFloatText(n.number);
     case Node::Kind::kString:
       return GoQuote(n.text);
     case Node::Kind::kSeq: {
@@ -97,7 +91,7 @@ void Canonical(const Node& n, std::string* out) {
       *out += 'i' + std::to_string(n.integer) + ';';
       return;
     case Node::Kind::kFloat:
-      *out += 'd' + FloatText(n.number) + ';';
+      *out += 'd' + ShortestFloatText(n.number) + ';';
       return;
     case Node::Kind::kString:
       *out += 's' + std::to_string(n.text.size()) + ':' + n.text;

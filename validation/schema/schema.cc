@@ -30,6 +30,7 @@
 
 #include "validation/core/embedded.h"
 #include "validation/core/field_path.h"
+#include "validation/core/strings.h"
 #include "validation/schema/crd_import.h"
 #include "validation/schema/fast_schema.h"
 #include "validation/schema/list_type.h"
@@ -285,28 +286,16 @@ std::shared_ptr<const CompiledSchema> Compile(Json doc, std::string* error, bool
 
 // ---- Rendering values the way Kubernetes field errors do --------------------------------------
 
-/// A string in double quotes with JSON escapes (what Go's %q gives for ordinary text).
-std::string Quote(std::string_view s) {
-  return Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-/// The shortest text that reads back as `d` ("1.5", "100", "1e+21").
-std::string DoubleText(double d) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
-}
-
 /// A value as `field.Invalid` renders it: strings quoted, numbers and booleans bare, null as
 /// null, lists and objects as compact JSON.
 std::string RenderValue(const Node& n) {
   switch (n.kind) {
     case Node::Kind::kString:
-      return Quote(n.text);
+      return JsonQuote(n.text);
     case Node::Kind::kInt:
       return std::to_string(n.integer);
     case Node::Kind::kFloat:
-      return DoubleText(n.number);
+      return ShortestFloatText(n.number);
     case Node::Kind::kBool:
       return n.boolean ? "true" : "false";
     case Node::Kind::kNull:
@@ -319,7 +308,7 @@ std::string RenderValue(const Node& n) {
 /// A schema's number ("0", "2.5").
 std::string NumberText(const Json& j) {
   if (j.is_number_integer()) return j.dump();
-  return DoubleText(j.get<double>());
+  return ShortestFloatText(j.get<double>());
 }
 
 /// An enum value as `field.NotSupported` lists it.
@@ -523,7 +512,7 @@ class Explainer {
 
   // A string as the report quotes it.
   std::string Quoted(std::string_view s) const {
-    return report_.quote ? report_.quote(s) : Quote(s);
+    return report_.quote ? report_.quote(s) : JsonQuote(s);
   }
   // A value as `field.Invalid` renders it, strings quoted as the report says.
   std::string Rendered(const Node& n) const {
@@ -584,7 +573,7 @@ class Explainer {
           expected += t;
         }
         if (!ok) {
-          std::string actual = Quote(Node::KindName(n.kind));
+          std::string actual = JsonQuote(Node::KindName(n.kind));
           Add("type", kSchemaType, place.path,
               p + ": Invalid value: " + actual + ": " + p + " in body must be of type " + expected +
                   ": " + actual,

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "validation/sim/text.h"
+#include "validation/core/strings.h"
 
 namespace jobset {
 namespace {
@@ -35,12 +35,12 @@ std::string FormatDuration(double s) {
 
 bool ParseGoDuration(std::string_view text, double* seconds, std::string* error) {
   const auto invalid = [&] {
-    *error = "time: invalid duration " + QuoteGo(text);
+    *error = "time: invalid duration " + GoQuotePrintable(text);
     return false;
   };
   std::string_view s = text;
   if (!s.empty() && s[0] == '-') {
-    *error = "negative duration " + QuoteGo(text);
+    *error = "negative duration " + GoQuotePrintable(text);
     return false;
   }
   if (!s.empty() && s[0] == '+') s.remove_prefix(1);
@@ -76,7 +76,7 @@ bool ParseGoDuration(std::string_view text, double* seconds, std::string* error)
     const std::string_view unit = s.substr(0, u);
     s.remove_prefix(u);
     if (unit.empty()) {
-      *error = "time: missing unit in duration " + QuoteGo(text);
+      *error = "time: missing unit in duration " + GoQuotePrintable(text);
       return false;
     }
     double scale;
@@ -93,7 +93,8 @@ bool ParseGoDuration(std::string_view text, double* seconds, std::string* error)
     } else if (unit == "h") {
       scale = 3600;
     } else {
-      *error = "time: unknown unit " + QuoteGo(unit) + " in duration " + QuoteGo(text);
+      *error =
+          "time: unknown unit " + GoQuotePrintable(unit) + " in duration " + GoQuotePrintable(text);
       return false;
     }
     total += number * scale;

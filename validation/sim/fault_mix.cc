@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "validation/core/strings.h"
-#include "validation/sim/text.h"
 
 namespace jobset {
 
@@ -21,10 +20,10 @@ bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
     if (comma == std::string_view::npos) comma = text.size();
     const std::string_view item = Trim(text.substr(pos, comma - pos));
     pos = comma + 1;
-    const std::string where = "fault mix item " + QuoteGo(item);
+    const std::string where = "fault mix item " + GoQuotePrintable(item);
     const size_t eq = item.rfind('=');
     if (item.empty()) {
-      *error = "fault mix: empty item in " + QuoteGo(text);
+      *error = "fault mix: empty item in " + GoQuotePrintable(text);
       return false;
     }
     if (eq == std::string_view::npos) {
@@ -54,7 +53,7 @@ bool ParseFaultMixItems(std::string_view text, const FaultMixWords& words,
     double weight = 0;
     const auto [ptr, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), weight);
     if (tail.empty() || ec != std::errc() || ptr != tail.data() + tail.size()) {
-      *error = where + ": weight " + QuoteGo(tail) + " is not a number";
+      *error = where + ": weight " + GoQuotePrintable(tail) + " is not a number";
       return false;
     }
     if (!(weight > 0) || !std::isfinite(weight)) {

@@ -12,12 +12,10 @@ bool IsEmptyString(const Node* n) {
   return !n || n->is_null() || (n->is_string() && n->text.empty());
 }
 
-bool IsUnset(const Node* n) { return !n || n->is_null(); }
-
 // Sets `parent[key] = value` when absent or null, recording an "add".
 void DefaultAbsent(Node* parent, std::string_view key, const std::string& pointer, Node value,
                    std::vector<PatchOp>* patch) {
-  if (!IsUnset(parent->Find(key))) return;
+  if (FindPresent(parent, key) != nullptr) return;
   patch->push_back({pointer, value});
   parent->Set(key, std::move(value));
 }
@@ -45,7 +43,7 @@ bool DefaultTask(Node* task, size_t index) {
       changed = true;
     }
   }
-  if (IsUnset(task->Find("minAvailable"))) {
+  if (FindPresent(task, "minAvailable") == nullptr) {
     int64_t min = IntOr(task->Find("replicas"), 0);
     const Node* pp = task->Find("partitionPolicy");
     if (pp && pp->is_map() && IntOr(pp->Find("minPartitions"), 0) > 0) {

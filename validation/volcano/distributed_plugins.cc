@@ -133,12 +133,10 @@ const GoFlag& Flag(const std::vector<GoFlag>& flags, std::string_view name) {
   return *std::find_if(flags.begin(), flags.end(), [&](const GoFlag& f) { return f.name == name; });
 }
 
-Node Str(std::string s) { return Node::String(std::move(s)); }
-
 Node EnvVar(std::string name, std::string value) {
   Node e = Node::Map();
-  e.Set("name", Str(std::move(name)));
-  e.Set("value", Str(std::move(value)));
+  e.Set("name", Node::String(std::move(name)));
+  e.Set("value", Node::String(std::move(value)));
   return e;
 }
 
@@ -219,7 +217,7 @@ bool HasPort(const Node& c, int64_t port) {
 // Appends port {name, containerPort} to container `c`.
 void AddPort(Node* c, std::string_view name, int64_t port) {
   Node p = Node::Map();
-  p.Set("name", Str(std::string(name)));
+  p.Set("name", Node::String(std::string(name)));
   p.Set("containerPort", Node::Int(Int32(port)));
   EnsureSeq(c, "ports")->items.push_back(std::move(p));
 }
@@ -273,10 +271,10 @@ void Pytorch(const Node& args, const Node& job, VolcanoPluginPod* pod) {
                            "echo \"Master node is ready!\"";
       Node command = Node::Seq();
       for (std::string s : {std::string("sh"), std::string("-c"), std::move(script)})
-        command.items.push_back(Str(std::move(s)));
+        command.items.push_back(Node::String(std::move(s)));
       Node c = Node::Map();
-      c.Set("name", Str("wait-for-master"));
-      c.Set("image", Str(Flag(flags, "wait-master-image").text));
+      c.Set("name", Node::String("wait-for-master"));
+      c.Set("image", Node::String(Flag(flags, "wait-master-image").text));
       c.Set("command", std::move(command));
       EnsureSeq(pod->spec, "initContainers")->items.push_back(std::move(c));
     }
@@ -393,7 +391,7 @@ std::string Ray(const Node& args, const Node& job, VolcanoPluginPod* pod) {
   auto command = [](std::string line) {
     Node c = Node::Seq();
     for (std::string s : {std::string("sh"), std::string("-c"), std::move(line)})
-      c.items.push_back(Str(std::move(s)));
+      c.items.push_back(Node::String(std::move(s)));
     return c;
   };
   for (Node* c : Containers(pod->spec, "containers")) {
@@ -438,17 +436,17 @@ void Hcclrank(const Node& args, const Node& job, VolcanoPluginPod* pod) {
     if (found) break;
   }
   if (!rank.empty()) {
-    pod->annotations->Set(kKey, Str(rank));
+    pod->annotations->Set(kKey, Node::String(rank));
     return;
   }
   const std::string& master = Flag(flags, "master").text;
   if (pod->task_key == master) {
-    pod->annotations->Set(kKey, Str(std::to_string(pod->index)));
+    pod->annotations->Set(kKey, Node::String(std::to_string(pod->index)));
   } else if (pod->task_key == Flag(flags, "worker").text) {
     std::vector<const Node*> tasks = Tasks(job);
     int m = TaskIndex(tasks, master);
     int64_t replicas = m == -1 ? 0 : Replicas(*tasks[m]);
-    pod->annotations->Set(kKey, Str(std::to_string(replicas + pod->index)));
+    pod->annotations->Set(kKey, Node::String(std::to_string(replicas + pod->index)));
   }
 }
 

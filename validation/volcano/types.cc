@@ -12,8 +12,8 @@ namespace {
 // Reads an integer field; a value of another type is noted as a problem and skipped.
 bool ReadInt(const Node& parent, std::string_view key, const std::string& path, int64_t* out,
              std::vector<std::string>* problems) {
-  const Node* v = parent.Find(key);
-  if (!v || v->is_null()) return false;
+  const Node* v = FindPresent(&parent, key);
+  if (!v) return false;
   if (!v->is_int()) {
     problems->push_back(Child(path, key) + ": want an integer, got " + Node::KindName(v->kind) +
                         " (ignored)");
@@ -25,8 +25,8 @@ bool ReadInt(const Node& parent, std::string_view key, const std::string& path, 
 
 std::string ReadString(const Node& parent, std::string_view key, const std::string& path,
                        std::vector<std::string>* problems) {
-  const Node* v = parent.Find(key);
-  if (!v || v->is_null()) return "";
+  const Node* v = FindPresent(&parent, key);
+  if (!v) return "";
   if (!v->is_string()) {
     problems->push_back(Child(path, key) + ": want a string, got " + Node::KindName(v->kind) +
                         " (ignored)");

@@ -2,28 +2,16 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/why_test_util.h"
 #include "validation/volcano/replay.h"
 #include "validation/volcano/types.h"
 
 namespace jobset {
 namespace {
-
-WorkloadDump LoadDump(const std::string& file) {
-  std::ifstream in(std::string(JOBSET_SOURCE_DIR) + "/tests/why/" + file, std::ios::binary);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  WorkloadDump dump;
-  std::string error;
-  REQUIRE_MESSAGE(ParseWorkloadDump(text.str(), {}, &dump, &error), error);
-  return dump;
-}
 
 Diagnosis Diagnose(const WorkloadDump& dump, std::string_view name) {
   Diagnosis d;
@@ -91,7 +79,7 @@ void CheckAgreement(const WorkloadDump& dump, const Diagnosis& d,
 }
 
 TEST_CASE("volcano why: a pod failure restarts the job until maxRetry, then the job fails") {
-  const WorkloadDump dump = LoadDump("volcano-restart-until-failed.json");
+  const WorkloadDump dump = LoadWhyDump("volcano-restart-until-failed.json");
   const Diagnosis d = Diagnose(dump, "train");
   CHECK(d.kind == "Job");
   CHECK(d.api_version == "batch.volcano.sh/v1alpha1");
@@ -141,7 +129,7 @@ TEST_CASE("volcano why: a pod failure restarts the job until maxRetry, then the 
 }
 
 TEST_CASE("volcano why: evictions by preemption spend the retries (volcano-sh/volcano#2560)") {
-  const WorkloadDump dump = LoadDump("volcano-evicted-retries.json");
+  const WorkloadDump dump = LoadWhyDump("volcano-evicted-retries.json");
   const Diagnosis d = Diagnose(dump, "sim");
   CHECK(d.health == Health::kFailed);
   REQUIRE(d.timeline.size() == 3);
@@ -174,7 +162,7 @@ TEST_CASE("volcano why: evictions by preemption spend the retries (volcano-sh/vo
 }
 
 TEST_CASE("volcano why: a failure no policy matches restarts nothing and the job fails") {
-  const WorkloadDump dump = LoadDump("volcano-unmatched-exit-code.json");
+  const WorkloadDump dump = LoadWhyDump("volcano-unmatched-exit-code.json");
   const Diagnosis d = Diagnose(dump, "etl");
   CHECK(d.health == Health::kFailed);
   CHECK(d.budgets[0].used == 0);
@@ -346,21 +334,41 @@ TEST_CASE("volcano why: any part of a dump left out still gives an answer, never
       {"volcano-evicted-retries.json", "sim"},
       {"volcano-unmatched-exit-code.json", "etl"}};
   for (const auto& [file, name] : dumps) {
-    const WorkloadDump whole = LoadDump(file);
-    for (size_t left_out = 0; left_out < whole.objects.size(); ++left_out) {
-      CAPTURE(file);
-      CAPTURE(left_out);
-      WorkloadDump part;
-      for (size_t i = 0; i < whole.objects.size(); ++i)
-        if (i != left_out) part.objects.push_back(whole.objects[i]);
-      Diagnosis d;
-      std::string error;
-      const bool ok = DiagnoseVolcanoJob(part, name, &d, &error);
-      // Only leaving out the workload itself (its last copy, when there are several) fails.
-      CHECK(ok == error.empty());
-      if (ok) CHECK(!d.state.empty());
+    const WorkloadDump whole = LoadWhyDump(file);
+    CAPTURE(file);
+    // Only leaving out the workload itself (its last copy, when there are several) fails.
+    CheckEveryPartLeftOut(whole, [&](const WorkloadDump& part, Diagnosis* d, std::string* error) {
+      return DiagnoseVolcanoJob(part, name, d, error);
+    });
+  }
+}
+
+TEST_CASE("volcano why: an events.k8s.io eviction (regarding, note, series) is read as core/v1's") {
+  // The readings every kind shares (core/dump_history): the subject, text and time of an
+  // events.k8s.io/v1 Event, here the only trace of a pod no longer in the dump.
+  WorkloadDump dump = RunningDump(0);
+  Node event;
+  std::string error;
+  WorkloadDump one;
+  REQUIRE(ParseWorkloadDump(R"({"apiVersion":"events.k8s.io/v1","kind":"Event","reason":"Evict",
+      "note":"Pod ml/run-worker-0 preempted by ml/urgent",
+      "regarding":{"kind":"Pod","name":"run-worker-0","namespace":"ml","uid":"gone"},
+      "series":{"count":1,"lastObservedTime":"2026-01-01T00:10:00Z"}})",
+                            {}, &one, &error));
+  dump.objects.push_back(one.objects[0]);
+  const Diagnosis d = Diagnose(dump, "run");
+  REQUIRE(!d.timeline.empty());
+  bool seen = false;
+  for (const Attempt& a : d.timeline) {
+    for (const FailureCause& c : a.causes) {
+      if (c.object == "Pod run-worker-0" &&
+          c.text.rfind("Evict: Pod ml/run-worker-0 preempted by ml/urgent", 0) == 0) {
+        seen = true;
+        CHECK(c.category == "infrastructure");
+      }
     }
   }
+  CHECK(seen);
 }
 
 }  // namespace
