@@ -158,6 +158,232 @@ std::string TemplateName(const Node& pvc) {
   return meta ? std::string(meta->StringOr("name")) : "";
 }
 
+// What every child of a JobSet takes from it (defaults applied).
+struct JobSetView {
+  std::string name, ns;
+  std::string hash_ns;  // The namespace the job keys hash (a placeholder when none).
+  const Node* annotations = nullptr;
+  std::vector<RJob> rjobs;
+  int64_t global_replicas = 0;
+  bool dns = false;     // spec.network.enableDNSHostnames.
+  bool publish = true;  // spec.network.publishNotReadyAddresses.
+  std::string subdomain;
+  bool suspended = false;
+  std::string coordinator;  // The coordinator's pod address, "" without one.
+  std::vector<ClaimTemplate> claims;
+};
+
+// metadata.name, else generateName with a placeholder suffix; "" when neither is set.
+std::string JobSetName(const Node* meta) {
+  std::string name = meta ? std::string(meta->StringOr("name")) : "";
+  if (name.empty() && meta && !meta->StringOr("generateName").empty()) {
+    name = std::string(meta->StringOr("generateName")) + "xxxxx";
+  }
+  return name;
+}
+
+// The replicated jobs, with the sum of their replicas (capped, so that the cap is refused).
+std::vector<RJob> ReplicatedJobs(const Node& spec, int64_t* global_replicas) {
+  std::vector<RJob> rjobs;
+  const Node* list = spec.Find("replicatedJobs");
+  if (!list || !list->is_seq()) return rjobs;
+  for (const Node& rj : list->items) {
+    if (!rj.is_map()) continue;
+    RJob r;
+    r.name = std::string(rj.StringOr("name"));
+    r.group = std::string(rj.StringOr("groupName"));
+    if (const Node* n = rj.Find("replicas"); n && n->is_int() && n->integer > 0)
+      r.replicas = n->integer;
+    r.tmpl = MapAt(&rj, "template");
+    if (r.replicas > kMaxChildren) r.replicas = kMaxChildren + 1;  // refused below
+    *global_replicas += r.replicas;
+    rjobs.push_back(std::move(r));
+  }
+  return rjobs;
+}
+
+// The error when --task names no replicated job, else "".
+std::string MissingOnlyError(const std::vector<RJob>& rjobs, const std::string& name,
+                             const std::string& only) {
+  if (only.empty()) return "";
+  bool found = false;
+  std::string names;
+  for (const RJob& r : rjobs) {
+    found = found || r.name == only;
+    names += (names.empty() ? "" : ", ") + r.name;
+  }
+  if (found) return "";
+  return "JobSet " + name + " has no replicated job \"" + only + "\"" +
+         (names.empty() ? "" : " (it has " + names + ")");
+}
+
+// spec.network, spec.suspend and spec.coordinator into `v`.
+void ReadNetwork(const Node& spec, JobSetView* v) {
+  v->subdomain = v->name;
+  if (const Node* network = MapAt(&spec, "network")) {
+    const Node* e = network->Find("enableDNSHostnames");
+    v->dns = e && e->is_bool() && e->boolean;
+    const Node* p = network->Find("publishNotReadyAddresses");
+    if (p && p->is_bool()) v->publish = p->boolean;
+    if (!network->StringOr("subdomain").empty()) v->subdomain = network->StringOr("subdomain");
+  }
+  const Node* suspend = spec.Find("suspend");
+  v->suspended = suspend && suspend->is_bool() && suspend->boolean;
+  if (const Node* c = MapAt(&spec, "coordinator")) {
+    auto index = [&](std::string_view key) {
+      const Node* i = c->Find(key);
+      return i && i->is_int() ? i->integer : 0;
+    };
+    v->coordinator = v->name + "-" + std::string(c->StringOr("replicatedJob")) + "-" +
+                     Num(index("jobIndex")) + "-" + Num(index("podIndex")) + "." + v->subdomain;
+  }
+}
+
+// createHeadlessSvcIfNecessary's Service.
+Node HeadlessService(const JobSetView& v) {
+  Node svc = Node::Map();
+  svc.Set("apiVersion", Str("v1"));
+  svc.Set("kind", Str("Service"));
+  Node& m = svc.Set("metadata", Metadata(v.subdomain, v.ns));
+  m.Set("ownerReferences", OwnerReferences(v.name));
+  Node& s = svc.Set("spec", Node::Map());
+  s.Set("clusterIP", Str("None"));
+  Node& selector = s.Set("selector", Node::Map());
+  selector.Set("jobset.sigs.k8s.io/jobset-name", Str(v.name));
+  s.Set("publishNotReadyAddresses", Node::Bool(v.publish));
+  return svc;
+}
+
+// createPVCsIfNecessary's claim for template `t`, owned by the JobSet when whenDeleted is Delete.
+Node Claim(const JobSetView& v, const ClaimTemplate& t) {
+  Node pvc = Node::Map();
+  pvc.Set("apiVersion", Str("v1"));
+  pvc.Set("kind", Str("PersistentVolumeClaim"));
+  Node& m = pvc.Set("metadata", Metadata(TemplateName(*t.pvc) + "-" + v.name, v.ns));
+  const Node* tmeta = MapAt(t.pvc, "metadata");
+  Node& labels = m.Set("labels", MapAt(tmeta, "labels") ? *MapAt(tmeta, "labels") : Node::Map());
+  labels.Set("jobset.sigs.k8s.io/jobset-name", Str(v.name));
+  if (const Node* a = MapAt(tmeta, "annotations")) m.Set("annotations", *a);
+  if (t.when_deleted == "Delete") m.Set("ownerReferences", OwnerReferences(v.name));
+  if (const Node* s = t.pvc->Find("spec")) pvc.Set("spec", *s);
+  return pvc;
+}
+
+// Where a Job stands among its JobSet's: the replicas before its replicated job, in all and in
+// its group, and the group's replicas.
+struct JobPlace {
+  int64_t global_before = 0;
+  int64_t group_before = 0;
+  int64_t group_replicas = 0;
+};
+
+// labelAndAnnotateObject's keys for Job `idx` of `r` (named `job_name`).
+JobKeys KeysOf(const JobSetView& v, const RJob& r, int64_t idx, const std::string& job_name,
+               const JobPlace& place, const ChildOptions& options) {
+  JobKeys keys;
+  keys.both = {
+      {"jobset.sigs.k8s.io/jobset-name", v.name},
+      {"jobset.sigs.k8s.io/jobset-uid", kPlaceholderUid},
+      {"jobset.sigs.k8s.io/replicatedjob-name", r.name},
+      {"jobset.sigs.k8s.io/restart-attempt", Num(options.restarts)},
+      {"jobset.sigs.k8s.io/replicatedjob-replicas", Num(r.replicas)},
+      {"jobset.sigs.k8s.io/global-replicas", Num(v.global_replicas)},
+      {"jobset.sigs.k8s.io/job-index", Num(idx)},
+      {"jobset.sigs.k8s.io/job-key", Sha1Hex(v.hash_ns + "/" + job_name)},
+      {"jobset.sigs.k8s.io/job-global-index", Num(place.global_before + idx)},
+      {"jobset.sigs.k8s.io/group-name", r.group},
+      {"jobset.sigs.k8s.io/group-replicas", Num(place.group_replicas)},
+      {"jobset.sigs.k8s.io/job-group-index", Num(place.group_before + idx)},
+  };
+  if (!v.coordinator.empty())
+    keys.both.emplace_back("jobset.sigs.k8s.io/coordinator", v.coordinator);
+  // The JobSet's placement annotations, then the replicated job's (which win).
+  PlacementAnnotations(v.annotations, &keys);
+  PlacementAnnotations(MapAt(MapAt(r.tmpl, "metadata"), "annotations"), &keys);
+  return keys;
+}
+
+// The nodeSelector strategy of exclusive placement: a node selector for the Job and a
+// toleration of the no-schedule taint.
+void ExclusivePlacement(const JobSetView& v, const std::string& job_name, Node* pod_spec) {
+  EnsureMap(pod_spec, "nodeSelector")->Set(kNamespacedJobKey, Str(v.hash_ns + "_" + job_name));
+  Node toleration = Node::Map();
+  toleration.Set("key", Str(kNoScheduleTaintKey));
+  toleration.Set("operator", Str("Exists"));
+  toleration.Set("effect", Str("NoSchedule"));
+  EnsureSeq(pod_spec, "tolerations")->items.push_back(std::move(toleration));
+}
+
+// A volume for each claim template some container of the pod mounts.
+void ClaimVolumes(const JobSetView& v, Node* pod_spec) {
+  for (const ClaimTemplate& t : v.claims) {
+    std::string tname = TemplateName(*t.pvc);
+    if (!MountsVolume(*pod_spec, tname)) continue;
+    Node volume = Node::Map();
+    volume.Set("name", Str(tname));
+    Node source = Node::Map();
+    source.Set("claimName", Str(tname + "-" + v.name));
+    volume.Set("persistentVolumeClaim", std::move(source));
+    EnsureSeq(pod_spec, "volumes")->items.push_back(std::move(volume));
+  }
+}
+
+// The Job `job_name` of `r`: template labels and annotations, the JobSpec verbatim, then the
+// keys on both the Job and its pod template.
+Node RenderJob(const JobSetView& v, const RJob& r, const std::string& job_name,
+               const JobKeys& keys) {
+  // Built apart, then put together (Set may move entries).
+  const Node* tmeta = MapAt(r.tmpl, "metadata");
+  Node m = Metadata(job_name, v.ns);
+  if (const Node* l = MapAt(tmeta, "labels")) m.Set("labels", *l);
+  if (const Node* a = MapAt(tmeta, "annotations")) m.Set("annotations", *a);
+  Node holder = Node::Map();
+  holder.Set("metadata", std::move(m));
+  LabelAndAnnotate(&holder, keys);
+  m = std::move(*holder.Find("metadata"));
+  m.Set("ownerReferences", OwnerReferences(v.name));
+  const Node* job_spec = MapAt(r.tmpl, "spec");
+  Node jspec = job_spec ? *job_spec : Node::Map();
+  Node* pod_template = EnsureMap(&jspec, "template");
+  LabelAndAnnotate(pod_template, keys);
+  Node* pod_spec = EnsureMap(pod_template, "spec");
+  if (v.dns) pod_spec->Set("subdomain", Str(v.subdomain));
+  // Both alpha annotations on the Job: the nodeSelector strategy of exclusive placement.
+  const Node* job_annotations = m.Find("annotations");
+  if (job_annotations->Find(kExclusiveKey) && job_annotations->Find(kNodeSelectorStrategyKey)) {
+    ExclusivePlacement(v, job_name, pod_spec);
+  }
+  ClaimVolumes(v, pod_spec);
+  jspec.Set("suspend", Node::Bool(v.suspended));
+  Node job = Node::Map();
+  job.Set("apiVersion", Str("batch/v1"));
+  job.Set("kind", Str("Job"));
+  job.Set("metadata", std::move(m));
+  job.Set("spec", std::move(jspec));
+  return job;
+}
+
+// The Jobs of every replicated job (of the one --task names) into result->objects.
+void RenderJobs(const JobSetView& v, const ChildOptions& options, ChildObjects* result) {
+  int64_t global_before = 0;  // replicas of the replicated jobs before this one
+  for (const RJob& r : v.rjobs) {
+    JobPlace place;
+    place.global_before = global_before;
+    for (const RJob& o : v.rjobs) {
+      if (o.group != r.group) continue;
+      if (&o == &r) place.group_before = place.group_replicas;
+      place.group_replicas += o.replicas;
+    }
+    bool wanted = options.only.empty() || r.name == options.only;
+    for (int64_t idx = 0; wanted && idx < r.replicas; ++idx) {
+      std::string job_name = v.name + "-" + r.name + "-" + Num(idx);
+      const JobKeys keys = KeysOf(v, r, idx, job_name, place, options);
+      result->objects.push_back(RenderJob(v, r, job_name, keys));
+    }
+    global_before += r.replicas;
+  }
+}
+
 }  // namespace
 
 ChildObjects RenderJobSetChildren(const Node& input, const ChildOptions& options) {
@@ -173,17 +399,16 @@ ChildObjects RenderJobSetChildren(const Node& input, const ChildOptions& options
   ApplyWebhookDefaults(&js, &patch);
 
   const Node* meta = MapAt(&js, "metadata");
-  std::string name = meta ? std::string(meta->StringOr("name")) : "";
-  if (name.empty() && meta && !meta->StringOr("generateName").empty()) {
-    name = std::string(meta->StringOr("generateName")) + "xxxxx";
-  }
-  if (name.empty()) {
+  JobSetView v;
+  v.name = JobSetName(meta);
+  if (v.name.empty()) {
     result.error = "the JobSet has no metadata.name";
     return result;
   }
-  std::string ns = meta ? std::string(meta->StringOr("namespace")) : "";
-  std::string hash_ns = ns.empty() ? kPlaceholderNamespace : ns;
-  const Node* js_annotations = MapAt(meta, "annotations");
+  const std::string& name = v.name;
+  v.ns = meta ? std::string(meta->StringOr("namespace")) : "";
+  v.hash_ns = v.ns.empty() ? kPlaceholderNamespace : v.ns;
+  v.annotations = MapAt(meta, "annotations");
   const Node* spec = MapAt(&js, "spec");
   if (spec == nullptr) {
     if (!options.only.empty()) {
@@ -199,178 +424,22 @@ ChildObjects RenderJobSetChildren(const Node& input, const ChildOptions& options
                   ", not the JobSet controller: it creates no children for it";
     return result;
   }
-
-  // The replicated jobs, with the sums the keys need.
-  std::vector<RJob> rjobs;
-  int64_t global_replicas = 0;
-  if (const Node* list = spec->Find("replicatedJobs"); list && list->is_seq()) {
-    for (const Node& rj : list->items) {
-      if (!rj.is_map()) continue;
-      RJob r;
-      r.name = std::string(rj.StringOr("name"));
-      r.group = std::string(rj.StringOr("groupName"));
-      if (const Node* n = rj.Find("replicas"); n && n->is_int() && n->integer > 0)
-        r.replicas = n->integer;
-      r.tmpl = MapAt(&rj, "template");
-      if (r.replicas > kMaxChildren) r.replicas = kMaxChildren + 1;  // refused below
-      global_replicas += r.replicas;
-      rjobs.push_back(std::move(r));
-    }
-  }
-  if (!options.only.empty()) {
-    bool found = false;
-    std::string names;
-    for (const RJob& r : rjobs) {
-      found = found || r.name == options.only;
-      names += (names.empty() ? "" : ", ") + r.name;
-    }
-    if (!found) {
-      result.error = "JobSet " + name + " has no replicated job \"" + options.only + "\"" +
-                     (names.empty() ? "" : " (it has " + names + ")");
-      return result;
-    }
-  }
-  if (global_replicas > kMaxChildren) {
-    result.error = "JobSet " + name + " has " + Num(global_replicas) +
+  v.rjobs = ReplicatedJobs(*spec, &v.global_replicas);
+  result.error = MissingOnlyError(v.rjobs, name, options.only);
+  if (!result.error.empty()) return result;
+  if (v.global_replicas > kMaxChildren) {
+    result.error = "JobSet " + name + " has " + Num(v.global_replicas) +
                    " Jobs or more; render stops at " + Num(kMaxChildren);
     return result;
   }
-
-  const Node* network = MapAt(spec, "network");
-  bool dns = false;
-  bool publish = true;
-  std::string subdomain = name;
-  if (network) {
-    const Node* e = network->Find("enableDNSHostnames");
-    dns = e && e->is_bool() && e->boolean;
-    const Node* p = network->Find("publishNotReadyAddresses");
-    if (p && p->is_bool()) publish = p->boolean;
-    if (!network->StringOr("subdomain").empty()) subdomain = network->StringOr("subdomain");
-  }
-  const Node* suspend = spec->Find("suspend");
-  bool suspended = suspend && suspend->is_bool() && suspend->boolean;
-  std::string coordinator;
-  if (const Node* c = MapAt(spec, "coordinator")) {
-    auto index = [&](std::string_view key) {
-      const Node* v = c->Find(key);
-      return v && v->is_int() ? v->integer : 0;
-    };
-    coordinator = name + "-" + std::string(c->StringOr("replicatedJob")) + "-" +
-                  Num(index("jobIndex")) + "-" + Num(index("podIndex")) + "." + subdomain;
-  }
-  std::vector<ClaimTemplate> claims = ClaimTemplates(*spec);
-
+  ReadNetwork(*spec, &v);
+  v.claims = ClaimTemplates(*spec);
   // createHeadlessSvcIfNecessary: before any Job, only with DNS hostnames on.
-  if (dns && options.only.empty()) {
-    Node svc = Node::Map();
-    svc.Set("apiVersion", Str("v1"));
-    svc.Set("kind", Str("Service"));
-    Node& m = svc.Set("metadata", Metadata(subdomain, ns));
-    m.Set("ownerReferences", OwnerReferences(name));
-    Node& s = svc.Set("spec", Node::Map());
-    s.Set("clusterIP", Str("None"));
-    Node& selector = s.Set("selector", Node::Map());
-    selector.Set("jobset.sigs.k8s.io/jobset-name", Str(name));
-    s.Set("publishNotReadyAddresses", Node::Bool(publish));
-    result.objects.push_back(std::move(svc));
-  }
-  // createPVCsIfNecessary: one PVC per template, owned by the JobSet when whenDeleted is Delete.
+  if (v.dns && options.only.empty()) result.objects.push_back(HeadlessService(v));
   if (options.only.empty()) {
-    for (const ClaimTemplate& t : claims) {
-      Node pvc = Node::Map();
-      pvc.Set("apiVersion", Str("v1"));
-      pvc.Set("kind", Str("PersistentVolumeClaim"));
-      Node& m = pvc.Set("metadata", Metadata(TemplateName(*t.pvc) + "-" + name, ns));
-      const Node* tmeta = MapAt(t.pvc, "metadata");
-      Node& labels =
-          m.Set("labels", MapAt(tmeta, "labels") ? *MapAt(tmeta, "labels") : Node::Map());
-      labels.Set("jobset.sigs.k8s.io/jobset-name", Str(name));
-      if (const Node* a = MapAt(tmeta, "annotations")) m.Set("annotations", *a);
-      if (t.when_deleted == "Delete") m.Set("ownerReferences", OwnerReferences(name));
-      if (const Node* s = t.pvc->Find("spec")) pvc.Set("spec", *s);
-      result.objects.push_back(std::move(pvc));
-    }
+    for (const ClaimTemplate& t : v.claims) result.objects.push_back(Claim(v, t));
   }
-
-  int64_t global_before = 0;  // replicas of the replicated jobs before this one
-  for (const RJob& r : rjobs) {
-    int64_t group_before = 0, group_replicas = 0;
-    for (const RJob& o : rjobs) {
-      if (o.group != r.group) continue;
-      if (&o == &r) group_before = group_replicas;
-      group_replicas += o.replicas;
-    }
-    bool wanted = options.only.empty() || r.name == options.only;
-    for (int64_t idx = 0; wanted && idx < r.replicas; ++idx) {
-      std::string job_name = name + "-" + r.name + "-" + Num(idx);
-      const Node* tmeta = MapAt(r.tmpl, "metadata");
-      JobKeys keys;
-      keys.both = {
-          {"jobset.sigs.k8s.io/jobset-name", name},
-          {"jobset.sigs.k8s.io/jobset-uid", kPlaceholderUid},
-          {"jobset.sigs.k8s.io/replicatedjob-name", r.name},
-          {"jobset.sigs.k8s.io/restart-attempt", Num(options.restarts)},
-          {"jobset.sigs.k8s.io/replicatedjob-replicas", Num(r.replicas)},
-          {"jobset.sigs.k8s.io/global-replicas", Num(global_replicas)},
-          {"jobset.sigs.k8s.io/job-index", Num(idx)},
-          {"jobset.sigs.k8s.io/job-key", Sha1Hex(hash_ns + "/" + job_name)},
-          {"jobset.sigs.k8s.io/job-global-index", Num(global_before + idx)},
-          {"jobset.sigs.k8s.io/group-name", r.group},
-          {"jobset.sigs.k8s.io/group-replicas", Num(group_replicas)},
-          {"jobset.sigs.k8s.io/job-group-index", Num(group_before + idx)},
-      };
-      if (!coordinator.empty())
-        keys.both.emplace_back("jobset.sigs.k8s.io/coordinator", coordinator);
-      // The JobSet's placement annotations, then the replicated job's (which win).
-      PlacementAnnotations(js_annotations, &keys);
-      PlacementAnnotations(MapAt(tmeta, "annotations"), &keys);
-
-      // The Job: template labels and annotations, the JobSpec verbatim, then the keys on both
-      // the Job and its pod template. Built apart, then put together (Set may move entries).
-      Node m = Metadata(job_name, ns);
-      if (const Node* l = MapAt(tmeta, "labels")) m.Set("labels", *l);
-      if (const Node* a = MapAt(tmeta, "annotations")) m.Set("annotations", *a);
-      Node holder = Node::Map();
-      holder.Set("metadata", std::move(m));
-      LabelAndAnnotate(&holder, keys);
-      m = std::move(*holder.Find("metadata"));
-      m.Set("ownerReferences", OwnerReferences(name));
-      const Node* job_spec = MapAt(r.tmpl, "spec");
-      Node jspec = job_spec ? *job_spec : Node::Map();
-      Node* pod_template = EnsureMap(&jspec, "template");
-      LabelAndAnnotate(pod_template, keys);
-      Node* pod_spec = EnsureMap(pod_template, "spec");
-      if (dns) pod_spec->Set("subdomain", Str(subdomain));
-      // Both alpha annotations on the Job: the nodeSelector strategy of exclusive placement.
-      const Node* job_annotations = m.Find("annotations");
-      if (job_annotations->Find(kExclusiveKey) && job_annotations->Find(kNodeSelectorStrategyKey)) {
-        EnsureMap(pod_spec, "nodeSelector")->Set(kNamespacedJobKey, Str(hash_ns + "_" + job_name));
-        Node toleration = Node::Map();
-        toleration.Set("key", Str(kNoScheduleTaintKey));
-        toleration.Set("operator", Str("Exists"));
-        toleration.Set("effect", Str("NoSchedule"));
-        EnsureSeq(pod_spec, "tolerations")->items.push_back(std::move(toleration));
-      }
-      for (const ClaimTemplate& t : claims) {
-        std::string tname = TemplateName(*t.pvc);
-        if (!MountsVolume(*pod_spec, tname)) continue;
-        Node volume = Node::Map();
-        volume.Set("name", Str(tname));
-        Node source = Node::Map();
-        source.Set("claimName", Str(tname + "-" + name));
-        volume.Set("persistentVolumeClaim", std::move(source));
-        EnsureSeq(pod_spec, "volumes")->items.push_back(std::move(volume));
-      }
-      jspec.Set("suspend", Node::Bool(suspended));
-      Node job = Node::Map();
-      job.Set("apiVersion", Str("batch/v1"));
-      job.Set("kind", Str("Job"));
-      job.Set("metadata", std::move(m));
-      job.Set("spec", std::move(jspec));
-      result.objects.push_back(std::move(job));
-    }
-    global_before += r.replicas;
-  }
+  RenderJobs(v, options, &result);
   return result;
 }
 

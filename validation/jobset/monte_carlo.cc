@@ -299,162 +299,148 @@ void AddActions(const ActionCounts& a, ActionCounts* to) {
   to->stuck += a.stuck;
 }
 
-// Simulates one run drawing from `rng` and adds it to `chunk` (unless cancelled mid-run).
-RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Worker* w,
-                   Chunk* chunk) {
-  const PreparedPolicy& policy = s.policy;
-  ResetState(&w->state);
-  ActionCounts actions;
+// One run as it goes: its clock, its waste, what its failures did.
+struct RunTally {
   double progress = 0;  // Productive time kept, in [0, run_time).
   double wall = 0;
   double waste = 0;  // Node-seconds.
   int64_t failures = 0, ignored = 0, job_restarts = 0;
-  const size_t n_outcomes = s.outcomes.size();
-  // Pre-flight check: faulty arrivals, the check's time, the faulty nodes it lets through. Off,
-  // it draws nothing, so the run is the same as without the feature.
+  // Pre-flight check: faulty arrivals, the faulty nodes it caught and those it lets through.
   int64_t faulty = 0, caught = 0, pending_faulty = 0;
-  double check = 0;
-  if (s.arrive_faulty > 0 || s.node_check) {
-    faulty = Binomial(&rng, static_cast<int64_t>(s.nodes), s.arrive_faulty);
-    pending_faulty = faulty;
-    if (s.node_check) {
-      caught = Binomial(&rng, faulty, 1 - s.check_miss);
-      pending_faulty -= caught;
-      check = caught > 0 ? 3 * s.check_round + s.job_restart_time : s.check_round;
-      wall += check;
-      waste += s.nodes * check;
-    }
+  double check = 0;  // The check's time.
+  ActionCounts actions;
+};
+
+// The pre-flight check before the run starts. Off, it draws nothing, so the run is the same as
+// without the feature.
+void PreflightCheck(const Setup& s, Rng& rng, RunTally* run) {
+  if (!(s.arrive_faulty > 0 || s.node_check)) return;
+  run->faulty = Binomial(&rng, static_cast<int64_t>(s.nodes), s.arrive_faulty);
+  run->pending_faulty = run->faulty;
+  if (!s.node_check) return;
+  run->caught = Binomial(&rng, run->faulty, 1 - s.check_miss);
+  run->pending_faulty -= run->caught;
+  run->check = run->caught > 0 ? 3 * s.check_round + s.job_restart_time : s.check_round;
+  run->wall += run->check;
+  run->waste += s.nodes * run->check;
+}
+
+// The productive time to the next failure: an exponential gap; a faulty node nobody caught
+// fails first, without progress (its time is wall time and waste).
+double NextGap(const Setup& s, Rng& rng, RunTally* run) {
+  if (run->pending_faulty > 0) {
+    --run->pending_faulty;
+    run->wall += s.faulty_after;
+    run->waste += s.nodes * s.faulty_after;
+    return 0;
   }
-  RunEnd end;
-  for (;;) {
-    // Exponential gap to the next failure; a faulty node nobody caught fails first, without
-    // progress.
-    double gap = 0;
-    if (pending_faulty > 0) {
-      --pending_faulty;
-      wall += s.faulty_after;
-      waste += s.nodes * s.faulty_after;
+  return s.rate > 0 ? rng.Exponential(s.mean_gap) : std::numeric_limits<double>::infinity();
+}
+
+// What a failure is: the first outcome whose upper bound is above a uniform draw (the last one's
+// is +inf): a short table is scanned, a long one (many replicated jobs) searched.
+const Outcome& DrawOutcome(const Setup& s, Rng& rng) {
+  const double u = rng.Uniform();
+  const size_t n_outcomes = s.outcomes.size();
+  size_t o = 0;
+  if (n_outcomes <= kScanOutcomes) {
+    while (o + 1 < n_outcomes && u >= s.cumulative[o]) ++o;
+  } else {
+    o = static_cast<size_t>(std::upper_bound(s.cumulative.begin(), s.cumulative.end(), u) -
+                            s.cumulative.begin());
+  }
+  return s.outcomes[o];
+}
+
+// What the passes of a step restarted.
+struct StepRestarts {
+  bool global = false;      // The JobSet (RestartJobSet*, the default action).
+  bool individual = false;  // One job (RestartJob*).
+};
+
+// Counts the actions of the passes of `out` into run->actions.
+StepRestarts CountPasses(const StepOutcome& out, RunTally* run) {
+  StepRestarts restarts;
+  ActionCounts& actions = run->actions;
+  for (const PassOutcome& pass : out.passes) {
+    if (pass.stuck) {
+      ++actions.stuck;
+    } else if (pass.no_policy) {
+      ++actions.no_policy_fail;
+    } else if (pass.reached_max) {
+      ++actions.reached_max;
+    } else if (pass.rule < 0) {
+      ++actions.default_restart;
+      restarts.global = true;
     } else {
-      gap = s.rate > 0 ? rng.Exponential(s.mean_gap) : std::numeric_limits<double>::infinity();
-    }
-    if (gap >= s.run_time - progress) {
-      wall += s.run_time - progress;
-      end = RunEnd::kCompleted;
-      break;
-    }
-    progress += gap;
-    wall += gap;
-    ++failures;
-    if (failures > s.max_failures) {
-      end = RunEnd::kUnbounded;
-      break;
-    }
-    if ((failures & kCancelCheckMask) == 0 && CancelRequested(cancel)) {
-      return RunEnd::kCancelled;
-    }
-    const double u = rng.Uniform();
-    // The first outcome whose upper bound is above u (the last one's is +inf): a short table is
-    // scanned, a long one (many replicated jobs) searched.
-    size_t o = 0;
-    if (n_outcomes <= kScanOutcomes) {
-      while (o + 1 < n_outcomes && u >= s.cumulative[o]) ++o;
-    } else {
-      o = static_cast<size_t>(std::upper_bound(s.cumulative.begin(), s.cumulative.end(), u) -
-                              s.cumulative.begin());
-    }
-    const Outcome& outcome = s.outcomes[o];
-    if (outcome.kind < 0) {
-      ++ignored;
-      continue;
-    }
-    JobFailure f;
-    f.rjob = outcome.rjob;
-    f.index = rng.Below(static_cast<int64_t>(outcome.replicas));
-    f.reason = s.reasons[outcome.kind];
-    f.message = s.messages[outcome.kind];
-    f.time = static_cast<int64_t>(wall * 1000);  // Milliseconds since the run started.
-    ApplyFailures(policy, &w->state, std::span<const JobFailure>(&f, 1), &w->out);
-    bool global = false, individual = false;
-    for (const PassOutcome& pass : w->out.passes) {
-      if (pass.stuck) {
-        ++actions.stuck;
-      } else if (pass.no_policy) {
-        ++actions.no_policy_fail;
-      } else if (pass.reached_max) {
-        ++actions.reached_max;
-      } else if (pass.rule < 0) {
-        ++actions.default_restart;
-        global = true;
-      } else {
-        switch (pass.action) {
-          case PolicyAction::kFailJobSet:
-            ++actions.fail_jobset;
-            break;
-          case PolicyAction::kRestartJobSet:
-            ++actions.restart_jobset;
-            global = true;
-            break;
-          case PolicyAction::kRestartJobSetAndIgnoreMaxRestarts:
-            ++actions.restart_jobset_ignore_max;
-            global = true;
-            break;
-          case PolicyAction::kRestartJob:
-            ++actions.restart_job;
-            individual = true;
-            ++job_restarts;
-            break;
-          case PolicyAction::kRestartJobAndIgnoreMaxRestarts:
-            ++actions.restart_job_ignore_max;
-            individual = true;
-            ++job_restarts;
-            break;
-          case PolicyAction::kUnknown:
-            break;
-        }
+      switch (pass.action) {
+        case PolicyAction::kFailJobSet:
+          ++actions.fail_jobset;
+          break;
+        case PolicyAction::kRestartJobSet:
+          ++actions.restart_jobset;
+          restarts.global = true;
+          break;
+        case PolicyAction::kRestartJobSetAndIgnoreMaxRestarts:
+          ++actions.restart_jobset_ignore_max;
+          restarts.global = true;
+          break;
+        case PolicyAction::kRestartJob:
+          ++actions.restart_job;
+          restarts.individual = true;
+          ++run->job_restarts;
+          break;
+        case PolicyAction::kRestartJobAndIgnoreMaxRestarts:
+          ++actions.restart_job_ignore_max;
+          restarts.individual = true;
+          ++run->job_restarts;
+          break;
+        case PolicyAction::kUnknown:
+          break;
       }
     }
-    if (w->out.stuck) {
-      end = RunEnd::kStuck;
-      break;
-    }
-    if (w->state.terminal_state == TerminalState::kFailed) {
-      end = RunEnd::kFailed;
-      break;
-    }
-    if (global || individual) {
-      const double down = global ? s.restart_time : s.job_restart_time;
-      wall += down;
-      waste += s.nodes * down;
-      if (s.checkpoint > 0) {
-        // Back to the last checkpoint (fmod is exact but several times slower).
-        const double lost =
-            std::max(0.0, progress - s.checkpoint * std::floor(progress * s.checkpoint_inverse));
-        progress -= lost;
-        waste += s.nodes * lost;
-      }
-      MarkJobsReady(policy, &w->state, static_cast<int64_t>(wall * 1000));
-    }
   }
-  chunk->faulty += faulty;
-  chunk->caught += caught;
-  chunk->check_s += check;
-  chunk->restarts += w->state.restarts;
-  chunk->job_restarts += job_restarts;
-  chunk->counted_restarts += CountedRestarts(policy, w->state);
-  chunk->failures += failures;
-  chunk->ignored += ignored;
-  AddActions(actions, &chunk->actions);
+  return restarts;
+}
+
+// The downtime of a restart (the whole JobSet's when `global`, else one job's), and the progress
+// lost back to the last checkpoint.
+void Recover(const Setup& s, bool global, RunTally* run) {
+  const double down = global ? s.restart_time : s.job_restart_time;
+  run->wall += down;
+  run->waste += s.nodes * down;
+  if (s.checkpoint > 0) {
+    // Back to the last checkpoint (fmod is exact but several times slower).
+    const double lost = std::max(
+        0.0, run->progress - s.checkpoint * std::floor(run->progress * s.checkpoint_inverse));
+    run->progress -= lost;
+    run->waste += s.nodes * lost;
+  }
+}
+
+// Adds a finished run to `chunk`.
+void AddRun(const Setup& s, const RunTally& run, RunEnd end, const ControllerState& state,
+            Chunk* chunk) {
+  chunk->faulty += run.faulty;
+  chunk->caught += run.caught;
+  chunk->check_s += run.check;
+  chunk->restarts += state.restarts;
+  chunk->job_restarts += run.job_restarts;
+  chunk->counted_restarts += CountedRestarts(s.policy, state);
+  chunk->failures += run.failures;
+  chunk->ignored += run.ignored;
+  AddActions(run.actions, &chunk->actions);
   switch (end) {
     case RunEnd::kCompleted:
       chunk->completed += 1;
-      chunk->waste_node_s += waste;
-      chunk->finish_sum += wall;
-      chunk->finish.push_back(wall);
+      chunk->waste_node_s += run.waste;
+      chunk->finish_sum += run.wall;
+      chunk->finish.push_back(run.wall);
       break;
     case RunEnd::kFailed:
       chunk->failed += 1;
-      chunk->waste_node_s += s.nodes * wall;
-      chunk->fail_time_sum += wall;
+      chunk->waste_node_s += s.nodes * run.wall;
+      chunk->fail_time_sum += run.wall;
       break;
     case RunEnd::kStuck:
       chunk->stuck += 1;
@@ -465,6 +451,60 @@ RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Wo
     case RunEnd::kCancelled:
       break;
   }
+}
+
+// Simulates one run drawing from `rng` and adds it to `chunk` (unless cancelled mid-run).
+RunEnd SimulateRun(const Setup& s, Rng& rng, const std::atomic<bool>* cancel, Worker* w,
+                   Chunk* chunk) {
+  const PreparedPolicy& policy = s.policy;
+  ResetState(&w->state);
+  RunTally run;
+  PreflightCheck(s, rng, &run);
+  RunEnd end;
+  for (;;) {
+    const double gap = NextGap(s, rng, &run);
+    if (gap >= s.run_time - run.progress) {
+      run.wall += s.run_time - run.progress;
+      end = RunEnd::kCompleted;
+      break;
+    }
+    run.progress += gap;
+    run.wall += gap;
+    ++run.failures;
+    if (run.failures > s.max_failures) {
+      end = RunEnd::kUnbounded;
+      break;
+    }
+    if ((run.failures & kCancelCheckMask) == 0 && CancelRequested(cancel)) {
+      return RunEnd::kCancelled;
+    }
+    const Outcome& outcome = DrawOutcome(s, rng);
+    if (outcome.kind < 0) {
+      ++run.ignored;
+      continue;
+    }
+    JobFailure f;
+    f.rjob = outcome.rjob;
+    f.index = rng.Below(static_cast<int64_t>(outcome.replicas));
+    f.reason = s.reasons[outcome.kind];
+    f.message = s.messages[outcome.kind];
+    f.time = static_cast<int64_t>(run.wall * 1000);  // Milliseconds since the run started.
+    ApplyFailures(policy, &w->state, std::span<const JobFailure>(&f, 1), &w->out);
+    const StepRestarts restarts = CountPasses(w->out, &run);
+    if (w->out.stuck) {
+      end = RunEnd::kStuck;
+      break;
+    }
+    if (w->state.terminal_state == TerminalState::kFailed) {
+      end = RunEnd::kFailed;
+      break;
+    }
+    if (restarts.global || restarts.individual) {
+      Recover(s, restarts.global, &run);
+      MarkJobsReady(policy, &w->state, static_cast<int64_t>(run.wall * 1000));
+    }
+  }
+  AddRun(s, run, end, w->state, chunk);
   return end;
 }
 

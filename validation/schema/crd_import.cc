@@ -33,6 +33,29 @@ struct Converter {
   bool Schema(const Node& in, const std::string& where, const std::string& path, bool structural,
               Json* out, std::string* error) const;
 
+  /// Where one schema is being converted, and the flags of it its keywords read.
+  struct Frame {
+    const Node& in;            ///< The schema.
+    const std::string& where;  ///< Names it in messages.
+    const std::string& path;   ///< Its field path.
+    bool structural;           ///< See Schema.
+    bool nullable;             ///< nullable: true.
+    bool int_or_string;        ///< x-kubernetes-int-or-string: true.
+  };
+
+  /// The JSON Schema types of `f.in` (type, int-or-string, nullable) into `types`.
+  bool Types(const Frame& f, std::vector<std::string>* types, std::string* error) const;
+
+  /// Converts keyword `e` of `f.in` into `o`: a keyword holding schemas.
+  bool SubschemaKeyword(const Frame& f, const MapEntry& e, Json* o, std::string* error) const;
+
+  /// Converts keyword `e` of `f.in` into `o`: a keyword constraining values.
+  bool ValueKeyword(const Frame& f, const MapEntry& e, Json* o, std::string* error) const;
+
+  /// Converts keyword `e` of `f.in` into `o`: Kubernetes' extensions, defaults and annotations;
+  /// everything else is dropped.
+  bool KubernetesKeyword(const Frame& f, const MapEntry& e, Json* o, std::string* error) const;
+
   /// Converts the schemas of an allOf/anyOf/oneOf list (value validations only).
   bool List(const Node& in, const std::string& where, const std::string& path, Json* out,
             std::string* error) const {
@@ -70,6 +93,151 @@ bool IsStringList(const Node& n) {
          std::all_of(n.items.begin(), n.items.end(), [](const Node& s) { return s.is_string(); });
 }
 
+bool Converter::Types(const Frame& f, std::vector<std::string>* types, std::string* error) const {
+  if (const Node* type = FindPresent(&f.in, "type")) {
+    static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
+                                                              "integer", "number", "boolean"};
+    if (!type->is_string() || !kTypes.count(type->text)) {
+      *error = Child(f.where, "type") + ": unsupported type " + SchemaJson(*type).dump();
+      return false;
+    }
+    types->push_back(type->text);
+  }
+  if (f.int_or_string) *types = {"integer", "string"};
+  if (f.nullable && !types->empty()) types->push_back("null");
+  return true;
+}
+
+bool Converter::SubschemaKeyword(const Frame& f, const MapEntry& e, Json* o,
+                                 std::string* error) const {
+  const std::string at = Child(f.where, e.key);
+  const Node& v = e.value;
+  if (e.key == "properties") {
+    if (!v.is_map()) {
+      *error = at + ": must be a mapping";
+      return false;
+    }
+    Json props = Json::object();
+    for (const MapEntry& p : v.entries) {
+      Json sub;
+      if (!Schema(p.value, Child(at, p.key), Child(f.path, p.key), f.structural, &sub, error)) {
+        return false;
+      }
+      props[p.key] = std::move(sub);
+    }
+    (*o)["properties"] = std::move(props);
+  } else if (e.key == "additionalProperties") {
+    if (v.is_bool()) {
+      (*o)["additionalProperties"] = v.boolean;
+    } else {
+      Json sub;
+      if (!Schema(v, at, f.path + "{}", f.structural, &sub, error)) return false;
+      (*o)["additionalProperties"] = std::move(sub);
+    }
+  } else if (e.key == "items") {
+    Json sub;
+    if (!Schema(v, at, f.path + "[]", f.structural, &sub, error)) return false;
+    (*o)["items"] = std::move(sub);
+  } else if (e.key == "allOf" || e.key == "anyOf" || e.key == "oneOf") {
+    if (f.int_or_string && e.key != "allOf" && IsIntOrStringAlternatives(v)) return true;
+    Json list;
+    if (!List(v, at, f.path, &list, error)) return false;
+    (*o)[e.key] = std::move(list);
+  } else if (e.key == "not") {
+    Json sub;
+    if (!Schema(v, at, f.path, false, &sub, error)) return false;
+    (*o)["not"] = std::move(sub);
+  }
+  return true;
+}
+
+bool Converter::ValueKeyword(const Frame& f, const MapEntry& e, Json* o, std::string* error) const {
+  const std::string at = Child(f.where, e.key);
+  const Node& v = e.value;
+  if (e.key == "required") {
+    if (!IsStringList(v)) {
+      *error = at + ": must be a list of strings";
+      return false;
+    }
+    if (!v.items.empty()) (*o)["required"] = SchemaJson(v);
+  } else if (e.key == "enum") {
+    if (!v.is_seq()) {
+      *error = at + ": must be a list";
+      return false;
+    }
+    Json values = SchemaJson(v);
+    if (f.nullable) values.push_back(nullptr);
+    (*o)["enum"] = std::move(values);
+  } else if (e.key == "minimum" || e.key == "maximum") {
+    if (!v.is_number()) {
+      *error = at + ": must be a number";
+      return false;
+    }
+    // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
+    const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+    const std::string keyword = IsTrue(f.in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
+    (*o)[keyword] = SchemaJson(v);
+  } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
+             e.key == "maxLength") {
+    if (!v.is_int() || v.integer < 0) {
+      *error = at + ": must be a non-negative integer";
+      return false;
+    }
+    (*o)[e.key] = v.integer;
+  } else if (e.key == "pattern") {
+    if (!v.is_string()) {
+      *error = at + ": must be a string";
+      return false;
+    }
+    re2::RE2 re(v.text, re2::RE2::Quiet);
+    if (!re.ok()) {
+      *error = at + ": invalid regular expression: " + re.error();
+      return false;
+    }
+    (*o)["pattern"] = v.text;
+  }
+  return true;
+}
+
+bool Converter::KubernetesKeyword(const Frame& f, const MapEntry& e, Json* o,
+                                  std::string* error) const {
+  const std::string at = Child(f.where, e.key);
+  const Node& v = e.value;
+  if ((e.key == "x-kubernetes-list-type" || e.key == "x-kubernetes-list-map-keys") &&
+      options.skip_list_types.count(f.path)) {
+    return true;
+  } else if (e.key == "x-kubernetes-list-type") {
+    // kube-apiserver's listtype validation: items of a "set" are unique, the keys of a "map"
+    // are (schema.cc checks both); "atomic" (the default) says nothing about items.
+    if (!v.is_string() || (v.text != "atomic" && v.text != "set" && v.text != "map")) {
+      *error = at + ": must be atomic, set or map";
+      return false;
+    }
+    if (v.text != "atomic" || options.annotations) (*o)[e.key] = v.text;
+  } else if (e.key == "x-kubernetes-list-map-keys") {
+    if (!IsStringList(v) || v.items.empty()) {
+      *error = at + ": must be a non-empty list of strings";
+      return false;
+    }
+    (*o)[e.key] = SchemaJson(v);
+  } else if (e.key == "default") {
+    // Applied before validation; schema.cc reads the defaults of list-map key fields.
+    (*o)["default"] = SchemaJson(v);
+  } else if (options.annotations && e.key == "format" && v.is_string()) {
+    (*o)["format"] = v.text;
+  } else if (options.annotations && v.is_bool() && v.boolean &&
+             (e.key == "nullable" || e.key == "x-kubernetes-int-or-string" ||
+              e.key == "x-kubernetes-preserve-unknown-fields" ||
+              e.key == "x-kubernetes-embedded-resource")) {
+    (*o)[e.key] = true;
+  } else if (options.annotations && e.key == "x-kubernetes-map-type" && v.is_string()) {
+    (*o)[e.key] = v.text;
+  }
+  // Everything else (description, example, x-kubernetes-validations, ...) is dropped: it does
+  // not reject values here, or is handled above.
+  return true;
+}
+
 bool Converter::Schema(const Node& in, const std::string& where, const std::string& path,
                        bool structural, Json* out, std::string* error) const {
   if (structural && path != start) {
@@ -82,145 +250,40 @@ bool Converter::Schema(const Node& in, const std::string& where, const std::stri
     *error = where + ": a schema must be a mapping";
     return false;
   }
-  Json o = Json::object();
-  const bool nullable = IsTrue(in.Find("nullable"));
-  const bool int_or_string = IsTrue(in.Find("x-kubernetes-int-or-string"));
+  const Frame f{in,
+                where,
+                path,
+                structural,
+                IsTrue(in.Find("nullable")),
+                IsTrue(in.Find("x-kubernetes-int-or-string"))};
   const bool preserve_unknown = IsTrue(in.Find("x-kubernetes-preserve-unknown-fields"));
   const bool embedded = IsTrue(in.Find("x-kubernetes-embedded-resource"));
-
+  Json o = Json::object();
   std::vector<std::string> types;
-  if (const Node* type = FindPresent(&in, "type")) {
-    static const std::set<std::string, std::less<>> kTypes = {"object",  "array",  "string",
-                                                              "integer", "number", "boolean"};
-    if (!type->is_string() || !kTypes.count(type->text)) {
-      *error = Child(where, "type") + ": unsupported type " + SchemaJson(*type).dump();
-      return false;
-    }
-    types.push_back(type->text);
-  }
-  if (int_or_string) types = {"integer", "string"};
-  if (nullable && !types.empty()) types.push_back("null");
+  if (!Types(f, &types, error)) return false;
   if (types.size() == 1) o["type"] = types[0];
   if (types.size() > 1) o["type"] = types;
-
+  static const std::set<std::string, std::less<>> kSubschemaKeywords = {
+      "properties", "additionalProperties", "items", "allOf", "anyOf", "oneOf", "not"};
+  static const std::set<std::string, std::less<>> kValueKeywords = {
+      "required", "enum",      "minimum",   "maximum", "minItems",
+      "maxItems", "minLength", "maxLength", "pattern"};
   for (const MapEntry& e : in.entries) {
-    const std::string at = Child(where, e.key);
-    const Node& v = e.value;
-    if (e.key == "properties") {
-      if (!v.is_map()) {
-        *error = at + ": must be a mapping";
-        return false;
-      }
-      Json props = Json::object();
-      for (const MapEntry& p : v.entries) {
-        Json sub;
-        if (!Schema(p.value, Child(at, p.key), Child(path, p.key), structural, &sub, error)) {
-          return false;
-        }
-        props[p.key] = std::move(sub);
-      }
-      o["properties"] = std::move(props);
-    } else if (e.key == "additionalProperties") {
-      if (v.is_bool()) {
-        o["additionalProperties"] = v.boolean;
-      } else {
-        Json sub;
-        if (!Schema(v, at, path + "{}", structural, &sub, error)) return false;
-        o["additionalProperties"] = std::move(sub);
-      }
-    } else if (e.key == "items") {
-      Json sub;
-      if (!Schema(v, at, path + "[]", structural, &sub, error)) return false;
-      o["items"] = std::move(sub);
-    } else if (e.key == "required") {
-      if (!IsStringList(v)) {
-        *error = at + ": must be a list of strings";
-        return false;
-      }
-      if (!v.items.empty()) o["required"] = SchemaJson(v);
-    } else if (e.key == "enum") {
-      if (!v.is_seq()) {
-        *error = at + ": must be a list";
-        return false;
-      }
-      Json values = SchemaJson(v);
-      if (nullable) values.push_back(nullptr);
-      o["enum"] = std::move(values);
-    } else if (e.key == "minimum" || e.key == "maximum") {
-      if (!v.is_number()) {
-        *error = at + ": must be a number";
-        return false;
-      }
-      // OpenAPI v3.0 spells an exclusive bound as a flag beside it; draft 7 as its own keyword.
-      const char* exclusive_keyword = e.key == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
-      const std::string keyword = IsTrue(in.Find(exclusive_keyword)) ? exclusive_keyword : e.key;
-      o[keyword] = SchemaJson(v);
-    } else if (e.key == "minItems" || e.key == "maxItems" || e.key == "minLength" ||
-               e.key == "maxLength") {
-      if (!v.is_int() || v.integer < 0) {
-        *error = at + ": must be a non-negative integer";
-        return false;
-      }
-      o[e.key] = v.integer;
-    } else if (e.key == "pattern") {
-      if (!v.is_string()) {
-        *error = at + ": must be a string";
-        return false;
-      }
-      re2::RE2 re(v.text, re2::RE2::Quiet);
-      if (!re.ok()) {
-        *error = at + ": invalid regular expression: " + re.error();
-        return false;
-      }
-      o["pattern"] = v.text;
-    } else if (e.key == "allOf" || e.key == "anyOf" || e.key == "oneOf") {
-      if (int_or_string && e.key != "allOf" && IsIntOrStringAlternatives(v)) continue;
-      Json list;
-      if (!List(v, at, path, &list, error)) return false;
-      o[e.key] = std::move(list);
-    } else if (e.key == "not") {
-      Json sub;
-      if (!Schema(v, at, path, false, &sub, error)) return false;
-      o["not"] = std::move(sub);
-    } else if ((e.key == "x-kubernetes-list-type" || e.key == "x-kubernetes-list-map-keys") &&
-               options.skip_list_types.count(path)) {
-      continue;
-    } else if (e.key == "x-kubernetes-list-type") {
-      // kube-apiserver's listtype validation: items of a "set" are unique, the keys of a "map"
-      // are (schema.cc checks both); "atomic" (the default) says nothing about items.
-      if (!v.is_string() || (v.text != "atomic" && v.text != "set" && v.text != "map")) {
-        *error = at + ": must be atomic, set or map";
-        return false;
-      }
-      if (v.text != "atomic" || options.annotations) o[e.key] = v.text;
-    } else if (e.key == "x-kubernetes-list-map-keys") {
-      if (!IsStringList(v) || v.items.empty()) {
-        *error = at + ": must be a non-empty list of strings";
-        return false;
-      }
-      o[e.key] = SchemaJson(v);
-    } else if (e.key == "default") {
-      // Applied before validation; schema.cc reads the defaults of list-map key fields.
-      o["default"] = SchemaJson(v);
-    } else if (options.annotations && e.key == "format" && v.is_string()) {
-      o["format"] = v.text;
-    } else if (options.annotations && v.is_bool() && v.boolean &&
-               (e.key == "nullable" || e.key == "x-kubernetes-int-or-string" ||
-                e.key == "x-kubernetes-preserve-unknown-fields" ||
-                e.key == "x-kubernetes-embedded-resource")) {
-      o[e.key] = true;
-    } else if (options.annotations && e.key == "x-kubernetes-map-type" && v.is_string()) {
-      o[e.key] = v.text;
+    bool ok;
+    if (kSubschemaKeywords.count(e.key)) {
+      ok = SubschemaKeyword(f, e, &o, error);
+    } else if (kValueKeywords.count(e.key)) {
+      ok = ValueKeyword(f, e, &o, error);
+    } else {
+      ok = KubernetesKeyword(f, e, &o, error);
     }
-    // Everything else (description, example, x-kubernetes-validations, ...) is dropped: it does
-    // not reject values here, or is handled above.
+    if (!ok) return false;
   }
   if (o.contains("x-kubernetes-list-type") && o["x-kubernetes-list-type"] == "map" &&
       !o.contains("x-kubernetes-list-map-keys")) {
     *error = where + ": x-kubernetes-list-type map needs x-kubernetes-list-map-keys";
     return false;
   }
-
   if (structural && embedded) {
     // An embedded resource always has apiVersion, kind and (validated) metadata.
     Json& props = o["properties"];
