@@ -3,7 +3,9 @@ DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson
         libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev libmimalloc-dev \
         clang-14 libclang-rt-14-dev
 # Tools some tests drive; each test skips cleanly when its tool is absent.
-TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit python3
+# (clang-format-14 and clang-tidy-14: the format and tidy tests, and `make tidy`.)
+TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit python3 clang-format-14 \
+              clang-tidy-14
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz

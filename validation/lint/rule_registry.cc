@@ -14,9 +14,8 @@ namespace jobset {
 const std::vector<RuleInfo>& AllRules() {
   static const std::vector<RuleInfo> rules = [] {
     std::vector<RuleInfo> all;
-    for (std::span<const RuleInfo> system :
-         {InputRules(), SchemaRules(), JobSetRules(), VolcanoRules(), FrameworkRules(),
-          ChildRules()}) {
+    for (std::span<const RuleInfo> system : {InputRules(), SchemaRules(), JobSetRules(),
+                                             VolcanoRules(), FrameworkRules(), ChildRules()}) {
       all.insert(all.end(), system.begin(), system.end());
     }
     return all;
