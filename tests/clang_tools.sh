@@ -1,17 +1,14 @@
 # Shared by tests/format_test.sh and tests/tidy_test.sh (sourced, not run): which clang tool to
 # use and which C++ files to give it.
 
-# Prints the path of clang tool $1 (clang-format, clang-tidy, run-clang-tidy) of major version
+# Prints the path of clang tool $1 (clang-format, clang-tidy) of major version
 # 14, the one the checked-in settings are written for: NAME-14, else NAME when it is version 14.
 # Prints nothing when there is none (another version formats and warns differently).
 clang_tool() {
   local name=$1 path
   path=$(command -v "$name-14" 2>/dev/null) && { echo "$path"; return; }
   path=$(command -v "$name" 2>/dev/null) || return 0
-  # run-clang-tidy has no version of its own: callers pass it clang_tool clang-tidy.
-  if [ "$name" = run-clang-tidy ] || "$path" --version 2>/dev/null | grep -q 'version 14\.'; then
-    echo "$path"
-  fi
+  if "$path" --version 2>/dev/null | grep -q 'version 14\.'; then echo "$path"; fi
   return 0
 }
 
