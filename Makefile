@@ -3,7 +3,9 @@ DEPS := cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev libvalijson
         libcpp-httplib-dev libssl-dev libcli11-dev doctest-dev libre2-dev libmimalloc-dev \
         clang-14 libclang-rt-14-dev
 # Tools some tests drive; each test skips cleanly when its tool is absent.
-TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit python3
+# (clang-format-14 and clang-tidy-14: the format and tidy tests, and `make tidy`.)
+TEST_TOOLS := openssl bash bash-completion zsh fish git pre-commit python3 clang-format-14 \
+              clang-tidy-14
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -16,7 +18,7 @@ CMAKE_FLAGS ?= -DJOBSET_WERROR=ON
 JOBSET_CORPUS_DIR ?=
 CORPUS_FLAG := $(if $(JOBSET_CORPUS_DIR),-DJOBSET_CORPUS_DIR=$(abspath $(JOBSET_CORPUS_DIR)))
 
-.PHONY: all deps build demo test test-asan test-fuzz bench dist corpus clean
+.PHONY: all deps build demo test test-asan test-fuzz tidy bench dist corpus clean
 
 all: build
 
@@ -34,8 +36,10 @@ deps:
 	  fi; \
 	fi
 
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) $(CORPUS_FLAG)
+
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) $(CORPUS_FLAG) >/dev/null
+	$(CONFIGURE) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
@@ -124,6 +128,13 @@ test-fuzz: deps
 	  -DJOBSET_FUZZ=ON -DJOBSET_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
 	$(call run_ctest,$(FUZZ_BUILD),-L fuzz,)
+
+# clang-tidy (.clang-tidy) on every C++ file the build compiles; fails on a finding that
+# tests/tidy-allowed.txt does not list, or on a listed one that is gone. (ctest `tidy` checks only
+# the files a branch changes: all of them take too long for the test suite.)
+tidy: deps
+	$(CONFIGURE) >/dev/null
+	TIDY_JOBS=$(JOBS) tests/tidy_test.sh . $(BUILD) --all
 
 bench: build
 	bench/run.sh $(BUILD)

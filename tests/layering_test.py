@@ -5,7 +5,9 @@
                       <-  validation/jobset/, volcano/, framework/, netcheck/ (never each other)
                       <-  validation/lint/  <-  cmd/, webhook/ (never each other)
 
-A file may include its own folder and any folder of a lower layer, nothing else. Tests
+A file may include its own folder and any folder of a lower layer, nothing else. A folder under
+validation/ that is not in the table below (a file there, or an include of one) is reported too:
+a new folder gets its layer here and in docs/architecture.md before it gets code. Tests
 (*_test.cc) sit above what they test and are not checked: they drive the pipeline end to end
 (validation/lint/) or run the schema engine on the real kinds' defaults. Neither are bench/
 and tests/.
@@ -44,6 +46,17 @@ def folder_of(path):
     return None
 
 
+def unknown_folder(path):
+    """Why `path` (relative to the source dir) lies in no folder of LAYERS, or "" when it does or
+    lies outside validation/ (system headers, third-party includes, bench/, tests/)."""
+    if not path.startswith("validation/") or folder_of(path) is not None:
+        return ""
+    parts = path.split("/")
+    folder = "/".join(parts[:-1]) if len(parts) > 2 else "validation"
+    return (f"{folder}/ has no layer: add it to LAYERS in tests/layering_test.py and to "
+            "docs/architecture.md (Layers, Folders)")
+
+
 def allowed(source, target):
     """Whether `source` (a file) may include `target` (a path as written in #include)."""
     own, other = folder_of(source), folder_of(target)
@@ -64,10 +77,15 @@ def check(root):
                     continue
                 full = os.path.join(dirpath, name)
                 rel = os.path.relpath(full, root).replace(os.sep, "/")
+                if unknown_folder(rel):
+                    problems.append(f"{rel}: {unknown_folder(rel)}")
                 with open(full, encoding="utf-8", errors="replace") as f:
                     for number, line in enumerate(f, 1):
                         m = INCLUDE.match(line)
-                        if m and not allowed(rel, m.group(1)):
+                        if m and unknown_folder(m.group(1)):
+                            problems.append(f"{rel}:{number}: includes {m.group(1)}: "
+                                            f"{unknown_folder(m.group(1))}")
+                        elif m and not allowed(rel, m.group(1)):
                             problems.append(
                                 f"{rel}:{number}: includes {m.group(1)}: "
                                 f"{folder_of(rel)}/ may not depend on {folder_of(m.group(1))}/ "
@@ -86,6 +104,9 @@ def self_test():
         "validation/sim/g.cc": '#include "validation/schema/h.h"\n',  # sibling layer
         "cmd/i.cc": '#include "webhook/j.h"\n',  # face to face
         "webhook/k.cc": '#include "validation/lint/e.h"\n',  # fine
+        "validation/extra/l.cc": '#include "validation/core/a.h"\n',  # folder with no layer
+        "validation/m.h": "",  # a file straight under validation/: no layer either
+        "validation/lint/n.cc": '#include "validation/gone/o.h"\n',  # include of one
     }
     with tempfile.TemporaryDirectory() as root:
         for path, text in files.items():
@@ -94,7 +115,8 @@ def self_test():
                 f.write(text)
         got = {p.split(":")[0] for p in check(root)}
     want = {"validation/core/a.h", "validation/jobset/c.cc", "validation/jobset/f.cc",
-            "validation/sim/g.cc", "cmd/i.cc"}
+            "validation/sim/g.cc", "cmd/i.cc", "validation/extra/l.cc", "validation/m.h",
+            "validation/lint/n.cc"}
     if got != want:
         print(f"self-test: reported {sorted(got)}, expected {sorted(want)}")
         return 1

@@ -71,21 +71,33 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       }
       return argv[++i];
     };
-    if (a == "--host") o->host = next();
-    else if (a == "--port") o->port = std::atoi(next().c_str());
-    else if (a == "--cacert") o->ca = next();
-    else if (a == "--path") o->path = next();
-    else if (a == "--body") o->body_file = next();
-    else if (a == "--expect-body") o->expect_file = next();
-    else if (a == "--label") o->label = next();
-    else if (a == "--rate") o->rate = std::atof(next().c_str());
-    else if (a == "--duration") o->duration = std::atof(next().c_str());
-    else if (a == "--warmup") o->warmup = std::atof(next().c_str());
-    else if (a == "--connections") o->connections = std::atoi(next().c_str());
-    else return false;
+    if (a == "--host")
+      o->host = next();
+    else if (a == "--port")
+      o->port = std::atoi(next().c_str());
+    else if (a == "--cacert")
+      o->ca = next();
+    else if (a == "--path")
+      o->path = next();
+    else if (a == "--body")
+      o->body_file = next();
+    else if (a == "--expect-body")
+      o->expect_file = next();
+    else if (a == "--label")
+      o->label = next();
+    else if (a == "--rate")
+      o->rate = std::atof(next().c_str());
+    else if (a == "--duration")
+      o->duration = std::atof(next().c_str());
+    else if (a == "--warmup")
+      o->warmup = std::atof(next().c_str());
+    else if (a == "--connections")
+      o->connections = std::atoi(next().c_str());
+    else
+      return false;
   }
-  return o->port > 0 && !o->ca.empty() && !o->body_file.empty() && o->rate > 0 &&
-         o->duration > 0 && o->warmup >= 0 && o->connections > 0;
+  return o->port > 0 && !o->ca.empty() && !o->body_file.empty() && o->rate > 0 && o->duration > 0 &&
+         o->warmup >= 0 && o->connections > 0;
 }
 
 double Percentile(const std::vector<double>& sorted, double p) {
@@ -99,8 +111,8 @@ std::string Summary(std::vector<double> v) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "{\"p50\":%.1f,\"p90\":%.1f,\"p99\":%.1f,\"p999\":%.1f,\"max\":%.1f}",
-                Percentile(v, 0.50), Percentile(v, 0.90), Percentile(v, 0.99),
-                Percentile(v, 0.999), v.empty() ? 0.0 : v.back());
+                Percentile(v, 0.50), Percentile(v, 0.90), Percentile(v, 0.99), Percentile(v, 0.999),
+                v.empty() ? 0.0 : v.back());
   return buf;
 }
 
@@ -162,21 +174,21 @@ int main(int argc, char** argv) {
         if (!ok) {
           ++w.errors;
           if (w.first_error.empty()) {
-            w.first_error = !res ? httplib::to_string(res.error())
+            w.first_error = !res                 ? httplib::to_string(res.error())
                             : res->status != 200 ? "HTTP " + std::to_string(res->status)
                                                  : "unexpected body: " + res->body.substr(0, 200);
           }
           continue;
         }
         if (k >= warm) {
-          w.samples.push_back(
-              {std::chrono::duration<double, std::micro>(done - due).count(),
-               std::chrono::duration<double, std::micro>(done - sent).count()});
+          w.samples.push_back({std::chrono::duration<double, std::micro>(done - due).count(),
+                               std::chrono::duration<double, std::micro>(done - sent).count()});
         }
       }
     });
   }
-  while (connected.load() < o.connections) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (connected.load() < o.connections)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   start = Clock::now() + std::chrono::milliseconds(20);
   go.store(true, std::memory_order_release);
   for (auto& t : threads) t.join();

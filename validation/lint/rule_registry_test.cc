@@ -2,9 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <span>
@@ -15,12 +18,7 @@
 
 #include "validation/core/embedded.h"
 #include "validation/core/finding_sink.h"
-#include "validation/core/rules.h"
-#include "validation/framework/rules.h"
 #include "validation/jobset/rules.h"
-#include "validation/k8s/rules.h"
-#include "validation/schema/rules.h"
-#include "validation/volcano/rules.h"
 
 namespace jobset {
 namespace {
@@ -32,19 +30,40 @@ std::string ReadAll(const std::filesystem::path& p) {
   return s.str();
 }
 
-// One system's rules file: the header that declares its RuleId constants, and its rows.
+/// One system's rules file, found by globbing the source tree: the header that declares its
+/// RuleId constants, and their ids in order.
 struct RulesFile {
-  const char* header;  // Under the source tree.
-  std::span<const RuleInfo> rows;
+  std::string header;  ///< Under the source tree, e.g. "validation/jobset/rules.h".
+  std::vector<std::string> declared;
 };
 
-std::vector<RulesFile> RulesFiles() {
-  return {{"validation/core/rules.h", InputRules()},
-          {"validation/schema/rules.h", SchemaRules()},
-          {"validation/jobset/rules.h", JobSetRules()},
-          {"validation/volcano/rules.h", VolcanoRules()},
-          {"validation/framework/rules.h", FrameworkRules()},
-          {"validation/k8s/rules.h", ChildRules()}};
+std::vector<std::string> DeclaredIds(const std::string& text);
+
+/// Every validation/<folder>/rules.h under `root`, in path order, with its declared ids.
+std::vector<RulesFile> RulesFiles(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::vector<RulesFile> files;
+  for (const auto& e : fs::directory_iterator(root / "validation")) {
+    const fs::path header = e.path() / "rules.h";
+    if (!e.is_directory() || !fs::exists(header)) continue;
+    files.push_back(
+        {header.lexically_relative(root).generic_string(), DeclaredIds(ReadAll(header))});
+  }
+  std::sort(files.begin(), files.end(),
+            [](const RulesFile& a, const RulesFile& b) { return a.header < b.header; });
+  return files;
+}
+
+/// Where `ids` begin in `rows` as one contiguous run in the same order, or -1.
+int RunIn(std::span<const RuleInfo> rows, const std::vector<std::string>& ids) {
+  for (size_t start = 0; start + ids.size() <= rows.size(); ++start) {
+    if (rows[start].id != ids.front()) continue;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (rows[start + i].id != ids[i]) return -1;
+    }
+    return static_cast<int>(start);
+  }
+  return -1;
 }
 
 // The ids of the `inline constexpr RuleId kName{"id"};` declarations of a header, in order.
@@ -65,6 +84,111 @@ concept TakesBracedString = requires(void (*f)(T)) {
   f({"group/name"});
 };
 
+/// Whether `s` reads like a rule id: "group/name" in lower case, digits and dashes.
+bool LooksLikeRuleId(std::string_view s) {
+  return s.find('/') != std::string_view::npos && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '/';
+         });
+}
+
+/// The end (one past its '}') of the braced list of ten or more quoted rule ids, and nothing
+/// else, that starts at text[open] == '{'; or 0 when there is none there.
+size_t IdListEnd(const std::string& text, size_t open) {
+  constexpr int kListed = 10;
+  int ids = 0;
+  size_t at = open + 1;
+  auto skip_space = [&] {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  };
+  for (;;) {
+    skip_space();
+    if (at < text.size() && text[at] == '}') return ids >= kListed ? at + 1 : 0;
+    if (at >= text.size() || text[at] != '"') return 0;
+    const size_t close = text.find('"', at + 1);
+    if (close == std::string::npos ||
+        !LooksLikeRuleId(std::string_view(text).substr(at + 1, close - at - 1))) {
+      return 0;
+    }
+    ++ids;
+    at = close + 1;
+    skip_space();
+    if (at < text.size() && text[at] == ',') ++at;
+  }
+}
+
+/// `text` with its lists of ten or more rule ids blanked: such a list (`covered = {...}`) claims
+/// coverage, it asserts nothing about what a check reports.
+std::string WithoutIdLists(std::string text) {
+  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+    if (const size_t end = IdListEnd(text, open)) text.replace(open, end - open, end - open, ' ');
+  }
+  return text;
+}
+
+/// The `"ruleId": "..."` entries of a SARIF log: its results, without its table of every rule.
+std::string SarifResults(const std::string& sarif) {
+  static constexpr std::string_view kKey = "\"ruleId\": \"";
+  std::string results;
+  for (size_t at = sarif.find(kKey); at != std::string::npos; at = sarif.find(kKey, at + 1)) {
+    const size_t end = sarif.find('"', at + kKey.size());
+    if (end == std::string::npos) break;
+    results += sarif.substr(at, end + 1 - at) + "\n";
+  }
+  return results;
+}
+
+/// What the tests under `root` assert about rules, as one text: every unit test (*_test.cc of
+/// validation/, cmd/, webhook/) but this file, without its lists of ids; and every CLI golden
+/// output but those that list the whole registry: `--list-rules`, and of a SARIF log only its
+/// results (its rules table quotes every id).
+std::string TestEvidence(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::string evidence;
+  for (const char* dir : {"validation", "cmd", "webhook"}) {
+    if (!fs::exists(root / dir)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+      const std::string name = e.path().filename().string();
+      const bool unit = name.ends_with("_test.cc");
+      if (!unit || e.path().lexically_relative(root) == "validation/lint/rule_registry_test.cc") {
+        continue;
+      }
+      evidence += WithoutIdLists(ReadAll(e.path()));
+    }
+  }
+  if (!fs::exists(root / "tests/golden")) return evidence;
+  for (const auto& e : fs::directory_iterator(root / "tests/golden")) {
+    if (e.path().extension() != ".args") continue;
+    const std::string args = ReadAll(e.path());
+    if (args.find("--list-rules") != std::string::npos) continue;
+    std::filesystem::path out = e.path();
+    const std::string output = ReadAll(out.replace_extension(".out"));
+    evidence += args.find("sarif") != std::string::npos ? SarifResults(output) : output;
+  }
+  return evidence;
+}
+
+/// The ids among `ids` that `evidence` (TestEvidence) never names: not as a string ("group/name",
+/// a finding's rule in a unit test or a JSON golden), not in brackets ([group/name], a finding
+/// as text renders it).
+std::vector<std::string> UntestedRules(const std::string& evidence,
+                                       const std::vector<std::string>& ids) {
+  std::vector<std::string> untested;
+  for (const std::string& id : ids) {
+    if (evidence.find('"' + id + '"') == std::string::npos &&
+        evidence.find('[' + id + ']') == std::string::npos) {
+      untested.push_back(id);
+    }
+  }
+  return untested;
+}
+
+/// Writes `text` to root/relative, making its folders.
+void WriteFile(const std::filesystem::path& root, const std::string& relative,
+               const std::string& text) {
+  std::filesystem::create_directories((root / relative).parent_path());
+  std::ofstream(root / relative) << text;
+}
+
 }  // namespace
 
 TEST_CASE("registry: a rule id is a declared constant, never a bare string") {
@@ -84,17 +208,19 @@ TEST_CASE("registry: each system's constants are its rows, each registered exact
   std::map<std::string, int> registered;
   for (const RuleInfo& r : AllRules()) ++registered[std::string(r.id)];
   size_t declared_total = 0;
-  for (const RulesFile& file : RulesFiles()) {
-    const std::string header = file.header;
+  const std::vector<RulesFile> files = RulesFiles(JOBSET_SOURCE_DIR);
+  // core, framework, jobset, k8s, schema, volcano at least: the glob did find them.
+  CHECK(files.size() >= 6);
+  for (const RulesFile& file : files) {
+    const std::string& header = file.header;
     CAPTURE(header);
-    const std::vector<std::string> declared =
-        DeclaredIds(ReadAll(std::filesystem::path(JOBSET_SOURCE_DIR) / file.header));
+    const std::vector<std::string>& declared = file.declared;
     REQUIRE(!declared.empty());
     declared_total += declared.size();
-    // The header declares the rules in the order of its rows, one constant per row.
-    std::vector<std::string> rows;
-    for (const RuleInfo& r : file.rows) rows.emplace_back(r.id);
-    CHECK(declared == rows);
+    // The header declares the rules in the order of its rows, one constant per row: the
+    // registry holds them as one run in that order (a new rules.h left out of AllRules() fails).
+    CHECK_MESSAGE(RunIn(AllRules(), declared) >= 0,
+                  header << "'s constants are not one run of registry rows in their order");
     for (const std::string& id : declared) {
       CAPTURE(id);
       CHECK(registered[id] == 1);
@@ -171,22 +297,40 @@ TEST_CASE("registry: every rule has a doc page with the four sections, and no pa
 }
 
 TEST_CASE("registry: every rule is exercised by a test") {
-  // Like kube-linter's check: a rule id no test mentions is a rule nobody checks.
-  std::string corpus;
+  // Like kube-linter's check: a rule id no test asserts is a rule nobody checks. The outputs that
+  // quote every id (--list-rules, SARIF's rules table) and lists of covered ids do not count.
+  std::vector<std::string> ids;
+  for (const RuleInfo& r : AllRules()) ids.emplace_back(r.id);
+  for (const std::string& id : UntestedRules(TestEvidence(JOBSET_SOURCE_DIR), ids)) {
+    FAIL_CHECK(id << " is asserted by no test: add a unit test beside its check, or a golden "
+                     "(tests/golden) whose output reports it");
+  }
+}
+
+TEST_CASE("registry: the exercised check counts assertions, not listings of every id") {
   namespace fs = std::filesystem;
-  for (const char* dir : {"validation", "cmd", "tests/golden"}) {
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(JOBSET_SOURCE_DIR) / dir)) {
-      std::string name = e.path().filename().string();
-      if (name.find("_test.cc") != std::string::npos || e.path().extension() == ".out") {
-        corpus += ReadAll(e.path());
-      }
-    }
-  }
-  for (const RuleInfo& r : AllRules()) {
-    bool named = corpus.find("\"" + std::string(r.id) + "\"") != std::string::npos ||
-                 corpus.find("[" + std::string(r.id) + "]") != std::string::npos;
-    CHECK_MESSAGE(named, r.id << " is not named by any test");
-  }
+  const fs::path root =
+      fs::temp_directory_path() / ("rule_registry_test." + std::to_string(std::random_device{}()));
+  std::string listed = "const std::vector<std::string_view> covered = {\"made/listed\"";
+  for (int i = 1; i < 10; ++i) listed += ", \"made/l" + std::to_string(i) + "\"";
+  WriteFile(root, "validation/made/check_test.cc",
+            "CHECK(f.rule == \"made/asserted\");\n" + listed + "};\n");
+  WriteFile(root, "cmd/render_test.cc", "CHECK(out == \"[made/rendered] x\");\n");
+  WriteFile(root, "validation/lint/rule_registry_test.cc", "\"made/registry-only\"\n");
+  WriteFile(root, "tests/golden/list_rules.args", "lint --list-rules\n");
+  WriteFile(root, "tests/golden/list_rules.out", "made/list-only  error  webhook  x\n");
+  WriteFile(root, "tests/golden/sarif.args", "lint -o sarif a.yaml\n");
+  WriteFile(root, "tests/golden/sarif.out",
+            "{\"id\": \"made/sarif-table\"}\n{\"ruleId\": \"made/sarif-result\"}\n");
+  WriteFile(root, "tests/golden/text.args", "lint a.yaml\n");
+  WriteFile(root, "tests/golden/text.out", "a.yaml:1:1: error: x [made/golden]\n");
+  const std::vector<std::string> untested =
+      UntestedRules(TestEvidence(root), {"made/asserted", "made/rendered", "made/listed",
+                                         "made/registry-only", "made/list-only", "made/sarif-table",
+                                         "made/sarif-result", "made/golden", "made/nowhere"});
+  fs::remove_all(root);
+  CHECK(untested == std::vector<std::string>{"made/listed", "made/registry-only", "made/list-only",
+                                             "made/sarif-table", "made/nowhere"});
 }
 
 }  // namespace jobset
