@@ -13,6 +13,7 @@
 #include "validation/core/strings.h"
 #include "validation/framework/replay.h"
 #include "validation/framework/retry.h"
+#include "validation/framework/text.h"
 #include "validation/framework/types.h"
 #include "validation/sim/duration.h"
 
@@ -44,11 +45,6 @@ RetryCounters ReadCounters(const Node* rps) {
   IntValue(FindPath(rps, {"totalRetriedCount"}), &c.total);
   IntValue(FindPath(rps, {"accountableRetriedCount"}), &c.accountable);
   return c;
-}
-
-std::string CompletionText(const CompletionStatus& s) {
-  return std::to_string(s.code) + (s.phrase.empty() ? "" : " " + s.phrase) + " " +
-         CompletionTypeText(s.type);
 }
 
 // Completions the controller gives itself (Stop, attempt completion, scale-down): results of a

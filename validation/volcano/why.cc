@@ -15,6 +15,7 @@
 #include "validation/volcano/defaults.h"
 #include "validation/volcano/lifecycle.h"
 #include "validation/volcano/replay.h"
+#include "validation/volcano/text.h"
 #include "validation/volcano/types.h"
 
 namespace jobset {
@@ -169,15 +170,6 @@ void DescribeFailedPod(const Node& pod, Record* r) {
 std::string EventWords(const VolcanoEventSpec& e) {
   if (e.event == "PodFailed") return "PodFailed exit " + std::to_string(e.exit_code);
   return e.event;
-}
-
-std::string PolicyText(const VolcanoPolicy& p) {
-  std::string events;
-  for (const std::string& e : p.events) events += (events.empty() ? "" : ",") + e;
-  if (p.has_exit_code)
-    events += (events.empty() ? "" : ",") + ("exitCode " + std::to_string(p.exit_code));
-  return events + " -> " + (p.action.empty() ? "\"\"" : p.action) +
-         (p.timeout.empty() ? "" : " after " + p.timeout);
 }
 
 std::string RuleWords(const VolcanoJob& job, const VolcanoMatch& m) {
