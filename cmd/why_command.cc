@@ -130,10 +130,10 @@ bool ReadInput(const std::string& path, std::string* text, std::string* error) {
   return true;
 }
 
-// The listing's dump: -f, or every object of the kind from kubectl. Gives 0, or 2 with a
-// message on `err`.
-int ReadListingDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump* dump,
-                    std::ostream& err) {
+// The dump of -f, or the concatenated output of the kubectl `calls`. Gives 0, or 2 with a
+// message on `err`; a parse error names its source when `name_source` is set.
+int ReadDump(const WhyFlags& flags, const std::vector<std::vector<std::string>>& calls,
+             bool name_source, WorkloadDump* dump, std::ostream& err) {
   std::string text, error;
   if (!flags.file.empty()) {
     if (!ReadInput(flags.file, &text, &error)) {
@@ -141,16 +141,27 @@ int ReadListingDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump
       return 2;
     }
   } else {
-    std::vector<std::string> args = {"get", std::string(target.kind->resource), "-o", "json"};
-    if (flags.all_namespaces) args.push_back("--all-namespaces");
-    AddAccessFlags(flags.access, &args);
-    if (int rc = Kubectl(args, &text, err)) return rc;
+    for (const std::vector<std::string>& call : calls) {
+      if (int rc = Kubectl(call, &text, err)) return rc;
+    }
   }
   if (!ParseWorkloadDump(text, WorkloadDumpLimits{}, dump, &error)) {
-    err << "error: " << error << "\n";
+    err << "error: ";
+    if (name_source) err << (flags.file.empty() ? "kubectl output" : flags.file) << ": ";
+    err << error << "\n";
     return 2;
   }
   return 0;
+}
+
+// The listing's dump: -f, or every object of the kind from kubectl. Gives 0, or 2 with a
+// message on `err`.
+int ReadListingDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump* dump,
+                    std::ostream& err) {
+  std::vector<std::string> args = {"get", std::string(target.kind->resource), "-o", "json"};
+  if (flags.all_namespaces) args.push_back("--all-namespaces");
+  AddAccessFlags(flags.access, &args);
+  return ReadDump(flags, {args}, false, dump, err);
 }
 
 // The listing: every workload's health from its status. Exit status: the worst health's.
@@ -193,23 +204,7 @@ int ListWorkloads(const WhyTarget& target, const WhyFlags& flags, std::ostream& 
 // 2 with a message on `err`.
 int ReadObjectDump(const WhyTarget& target, const WhyFlags& flags, WorkloadDump* dump,
                    std::ostream& err) {
-  std::string text, error;
-  if (!flags.file.empty()) {
-    if (!ReadInput(flags.file, &text, &error)) {
-      err << "error: " << error << "\n";
-      return 2;
-    }
-  } else {
-    for (const auto& call : WhyKubectlCalls(*target.kind, target.name, flags.access)) {
-      if (int rc = Kubectl(call, &text, err)) return rc;
-    }
-  }
-  if (!ParseWorkloadDump(text, WorkloadDumpLimits{}, dump, &error)) {
-    err << "error: " << (flags.file.empty() ? "kubectl output" : flags.file) << ": " << error
-        << "\n";
-    return 2;
-  }
-  return 0;
+  return ReadDump(flags, WhyKubectlCalls(*target.kind, target.name, flags.access), true, dump, err);
 }
 
 // Reads the object's dump and diagnoses it by its kind's row. Gives 0, or 2 with a message.
